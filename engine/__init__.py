@@ -1,0 +1,1 @@
+"""The rules of cardtable's games: pure, synchronous, deterministic (no discord, no I/O)."""

@@ -1,0 +1,347 @@
+"""The vocabulary every game engine shares.
+
+* Seats are ints from 0 in playing order (seat ``i + 1`` sits to the left of
+  seat ``i``).
+* An action is an int: a card (see ``engine.cards``) or one of the keyword
+  actions below. ``action_code`` / ``parse_action`` convert to the codes of
+  ``records.md``.
+* ``RulesError`` refuses a move; its text is one plain sentence that can be
+  shown to the player as it is, and the refused move changes nothing.
+* ``Game`` is the shape of every engine: options, dealing, whose turn it is,
+  legal actions, apply, views, scores, a record, and a plain-data form.
+
+The plain-data form of a game is its record (``records.md``): restoring it
+replays every action through the same rules, so a restored game is exactly the
+game that was saved, by construction.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Self
+
+from engine import cards
+
+# Keyword actions. Cards are 0..52, so these never collide with a card.
+PASS = 100
+STOP = 101
+TAKE = 102
+STAND = 103
+KEYWORDS = {PASS: "pass", STOP: "stop", TAKE: "take", STAND: "stand"}
+_KEYWORD_BY_NAME = {name: action for action, name in KEYWORDS.items()}
+
+RECORD_FORMAT = "cardtable-record/1"
+
+
+class RulesError(ValueError):
+    """A move, deal or option the rules refuse. The text is fit to show a player."""
+
+
+class OptionError(RulesError):
+    """An option that does not exist, has the wrong type, or does not fit the table."""
+
+
+def action_code(action: int) -> str:
+    """The code of an action as written in records: ``TH``, ``pass``, ``stop``."""
+    keyword = KEYWORDS.get(action)
+    return keyword if keyword is not None else cards.CODE[action]
+
+
+def parse_action(text: str) -> int:
+    """An action from its code; keywords in any case, cards as ``parse_card`` reads them."""
+    keyword = _KEYWORD_BY_NAME.get(text.strip().lower())
+    if keyword is not None:
+        return keyword
+    try:
+        return cards.parse_card(text)
+    except cards.CardError:
+        raise RulesError(f"{text!r} is not an action code.") from None
+
+
+def action_label(action: int) -> str:
+    """An action for people: ``10♥``, ``Pass``."""
+    keyword = KEYWORDS.get(action)
+    return keyword.capitalize() if keyword is not None else cards.label(action)
+
+
+# ---------------------------------------------------------------- options
+
+
+def option(default: Any, help: str, *, choices: tuple[str, ...] = (), minimum: int | None = None,
+           maximum: int | None = None) -> Any:
+    """A field of a game's options dataclass, with what a table needs to offer it."""
+    meta = {"help": help, "choices": choices, "minimum": minimum, "maximum": maximum}
+    return field(default=default, metadata=meta)
+
+
+@dataclass(frozen=True)
+class Options:
+    """Base of every game's options: a frozen dataclass with the rules file's defaults.
+
+    Subclasses declare their fields with ``option(...)`` and may override
+    ``check_players`` for options that depend on the number of players.
+    """
+
+    @classmethod
+    def from_dict(cls, raw: dict[str, Any] | None, players: int | None = None) -> Self:
+        """Options from plain data, strictly typed as ``records.md`` requires."""
+        raw = dict(raw or {})
+        known = {f.name: f for f in dataclasses.fields(cls)}
+        values: dict[str, Any] = {}
+        for name, value in raw.items():
+            f = known.get(name)
+            if f is None:
+                raise OptionError(f"There is no option called {name!r}.")
+            values[name] = _checked_value(f, value)
+        made = cls(**values)
+        if players is not None:
+            made.check_players(players)
+        return made
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    def check_players(self, players: int) -> None:
+        """Refuse options that do not fit this many players (none by default)."""
+
+
+def _checked_value(f: dataclasses.Field, value: Any) -> Any:
+    meta = f.metadata
+    kind = type(f.default)
+    if kind is bool:
+        if not isinstance(value, bool):
+            raise OptionError(f"The option {f.name!r} must be true or false.")
+        return value
+    if kind is int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise OptionError(f"The option {f.name!r} must be a whole number.")
+        if meta.get("minimum") is not None and value < meta["minimum"]:
+            raise OptionError(f"The option {f.name!r} must be at least {meta['minimum']}.")
+        if meta.get("maximum") is not None and value > meta["maximum"]:
+            raise OptionError(f"The option {f.name!r} must be at most {meta['maximum']}.")
+        return value
+    if kind is str:
+        if not isinstance(value, str) or (meta.get("choices") and value not in meta["choices"]):
+            names = ", ".join(meta.get("choices") or ())
+            raise OptionError(f"The option {f.name!r} must be one of: {names}.")
+        return value
+    raise OptionError(f"The option {f.name!r} cannot be set.")
+
+
+# ---------------------------------------------------------------- deals and records
+
+
+@dataclass
+class Deal:
+    """The cards of one deal as dealt: what a record's ``deals[i]`` holds before its actions."""
+
+    hands: list[list[int]]
+    stock: list[int] = field(default_factory=list)  # top first
+    first: int | None = None  # AttackJack: the seat that won the lot
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "hands": [cards.codes(hand) for hand in self.hands],
+            "stock": cards.codes(self.stock),
+            "first": self.first,
+        }
+
+
+@dataclass
+class DealHistory:
+    deal: Deal
+    actions: list[tuple[int, int]] = field(default_factory=list)
+
+
+def same_cards(a: Iterable[int], b: Iterable[int]) -> bool:
+    """Whether two collections hold the same cards (as multisets: jokers may repeat)."""
+    return sorted(a) == sorted(b)
+
+
+# ---------------------------------------------------------------- the game shape
+
+
+class Game(ABC):
+    """One game (a match of several deals where the rules say so).
+
+    Life of a game: ``needs_deal`` → ``start_deal`` (with ``random_deal(rng)`` at a
+    table, or a record's cards) → actions by ``to_act`` through ``apply`` (and,
+    for games with forced turns, ``auto_step`` while ``has_auto_step``) → the deal
+    ends → ``needs_deal`` again or ``is_over``.
+    """
+
+    GAME_ID: ClassVar[str]
+    TITLE: ClassVar[str]
+    MIN_PLAYERS: ClassVar[int]
+    MAX_PLAYERS: ClassVar[int]
+    OPTIONS: ClassVar[type[Options]]
+
+    players: int
+    options: Options
+    first_dealer: int
+    history: list[DealHistory] | None
+
+    def __init__(self, players: int, options: Options | None = None, first_dealer: int = 0):
+        if not self.MIN_PLAYERS <= players <= self.MAX_PLAYERS:
+            raise OptionError(
+                f"{self.TITLE} is for {self.MIN_PLAYERS} to {self.MAX_PLAYERS} players, "
+                f"not {players}."
+            )
+        if not 0 <= first_dealer < players:
+            raise OptionError(f"The first dealer must be a seat from 0 to {players - 1}.")
+        self.players = players
+        self.options = options if options is not None else self.OPTIONS()
+        self.options.check_players(players)
+        self.first_dealer = first_dealer
+        self.history = []
+
+    # -- dealing -----------------------------------------------------------
+
+    @property
+    @abstractmethod
+    def needs_deal(self) -> bool:
+        """Whether the next deal must be started (the game is not over)."""
+
+    @abstractmethod
+    def random_deal(self, rng: random.Random) -> Deal:
+        """Shuffle and deal the next deal's cards (nothing changes until ``start_deal``)."""
+
+    def start_deal(self, deal: Deal) -> None:
+        """Start the next deal with these cards; refuse cards the rules do not prescribe."""
+        if self.is_over:
+            raise RulesError("The game is over: no deal follows.")
+        if not self.needs_deal:
+            raise RulesError("The current deal is not finished yet.")
+        self._start_deal(deal)
+        if self.history is not None:
+            self.history.append(DealHistory(Deal([list(h) for h in deal.hands],
+                                                 list(deal.stock), deal.first)))
+
+    @abstractmethod
+    def _start_deal(self, deal: Deal) -> None:
+        """Validate the deal's cards (raise ``RulesError``) and set the deal up."""
+
+    # -- play ---------------------------------------------------------------
+
+    @property
+    @abstractmethod
+    def to_act(self) -> int | None:
+        """The seat that must act now, or None (no deal running, an automatic step, over)."""
+
+    @abstractmethod
+    def legal_actions(self) -> list[int]:
+        """Every action legal for the seat to act (empty when nobody is to act)."""
+
+    def apply(self, seat: int, action: int) -> None:
+        """Apply ``action`` for ``seat``; an illegal one raises ``RulesError``, changing nothing."""
+        if self.is_over:
+            raise RulesError("The game is over.")
+        to_act = self.to_act
+        if to_act is None:
+            raise RulesError("Nobody is to act now.")
+        if seat != to_act:
+            raise RulesError("It is not your turn.")
+        if action not in self.legal_actions():
+            raise RulesError(self.why_illegal(action))
+        self._apply(action)
+        if self.history is not None:
+            self.history[-1].actions.append((seat, action))
+
+    @abstractmethod
+    def _apply(self, action: int) -> None:
+        """Apply a legal action of the seat to act (no checks: ``apply`` did them)."""
+
+    def why_illegal(self, action: int) -> str:
+        """One sentence on why ``action`` is not legal now (override for better words)."""
+        return f"{action_label(action)} cannot be played now."
+
+    @property
+    def has_auto_step(self) -> bool:
+        """Whether a forced step the engine plays itself is pending (AttackJack's turns)."""
+        return False
+
+    def auto_step(self) -> None:
+        """Play the pending forced step."""
+        raise RulesError("There is no forced step to play.")
+
+    def run_auto_steps(self) -> None:
+        while self.has_auto_step:
+            self.auto_step()
+
+    # -- results ------------------------------------------------------------
+
+    @property
+    @abstractmethod
+    def is_over(self) -> bool: ...
+
+    @property
+    @abstractmethod
+    def deal_points(self) -> list[list[int]]:
+        """Points each seat scored in each deal started so far (``records.md``'s ``points``)."""
+
+    @property
+    def totals(self) -> list[int]:
+        sums = [0] * self.players
+        for points in self.deal_points:
+            for seat, p in enumerate(points):
+                sums[seat] += p
+        return sums
+
+    @abstractmethod
+    def winners(self) -> list[int]:
+        """The seats that won, in seat order; empty while the game is not over."""
+
+    def ranking(self) -> list[int]:
+        """Each seat's place at the end (0 = best, equal places for ties): for ratings."""
+        totals = self.totals
+        return [sum(1 for other in totals if other > mine) for mine in totals]
+
+    # -- views --------------------------------------------------------------
+
+    @abstractmethod
+    def public_view(self) -> dict[str, Any]:
+        """What everybody at the table may see: JSON-safe, card codes as strings."""
+
+    @abstractmethod
+    def seat_view(self, seat: int) -> dict[str, Any]:
+        """What ``seat`` may see: the public view plus its own hidden cards."""
+
+    # -- copies, records, plain data ----------------------------------------
+
+    @abstractmethod
+    def copy(self) -> Self:
+        """A cheap independent copy for search; it keeps no history (``history`` is None)."""
+
+    def to_record(self) -> dict[str, Any]:
+        """The game so far as a ``records.md`` record."""
+        if self.history is None:
+            raise RulesError("This copy of the game keeps no history.")
+        return {
+            "format": RECORD_FORMAT,
+            "game": self.GAME_ID,
+            "players": self.players,
+            "options": self.options.to_dict(),
+            "first_dealer": self.first_dealer,
+            "deals": [
+                {**h.deal.to_dict(),
+                 "actions": [[seat, action_code(a)] for seat, a in h.actions]}
+                for h in self.history
+            ],
+        }
+
+    def to_data(self) -> dict[str, Any]:
+        """Plain JSON-safe data from which ``from_data`` restores this game exactly."""
+        return self.to_record()
+
+    @classmethod
+    def from_data(cls, data: dict[str, Any]) -> Self:
+        from engine.records import restore  # records imports the registry, which imports us
+
+        game = restore(data)
+        if not isinstance(game, cls):
+            raise RulesError(f"That data holds a game of {game.TITLE}, not {cls.TITLE}.")
+        return game

@@ -1,0 +1,186 @@
+"""Game records (``records.md``): replay them, and restore a game from one.
+
+One loop serves both: ``replay`` reports every step and refuses a broken record
+at the first problem with its deal and step; ``restore`` rebuilds the game a
+table saved (its plain-data form is its record).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+from engine import cards
+from engine.core import RECORD_FORMAT, Deal, Game, RulesError, action_code, parse_action
+from engine.registry import game_class
+
+
+class ReplayError(Exception):
+    """A record refused at ``deal`` / ``step`` (None where the problem is not inside one)."""
+
+    def __init__(self, deal: int | None, step: int | None, reason: str):
+        super().__init__(reason)
+        self.deal = deal
+        self.step = step
+        self.reason = reason
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"deal": self.deal, "step": self.step, "reason": self.reason}
+
+
+StepHook = Callable[[int, int, list[int], int], None]  # deal, seat, legal, action
+
+
+def replay(source: str | dict[str, Any], summary: bool = False) -> dict[str, Any]:
+    """Replay a record (JSON text or parsed) and return the ``records.md`` output object."""
+    if isinstance(source, str):
+        try:
+            source = json.loads(source)
+        except json.JSONDecodeError as error:
+            raise ReplayError(None, None, f"The file is not valid JSON: {error.msg}.") from None
+    deals_out: list[dict[str, Any]] = []
+
+    def on_step(deal: int, seat: int, legal: list[int], action: int) -> None:
+        while len(deals_out) <= deal:
+            deals_out.append({"steps": []})
+        deals_out[deal]["steps"].append({
+            "seat": seat,
+            "legal": sorted(action_code(a) for a in legal),
+            "action": action_code(action),
+        })
+
+    game = _run(source, None if summary else on_step)
+    points = game.deal_points
+    result_deals = []
+    for index, deal_points in enumerate(points):
+        entry: dict[str, Any] = {}
+        if not summary:
+            entry["steps"] = deals_out[index]["steps"] if index < len(deals_out) else []
+        entry["points"] = list(deal_points)
+        result_deals.append(entry)
+    return {
+        "game": game.GAME_ID,
+        "deals": result_deals,
+        "totals": game.totals,
+        "winners": game.winners(),
+        "complete": game.is_over,
+    }
+
+
+def restore(data: dict[str, Any]) -> Game:
+    """The game a record describes, replayed to its last action (``Game.from_data``)."""
+    try:
+        return _run(data, None)
+    except ReplayError as error:
+        where = "" if error.deal is None else f" (deal {error.deal}, step {error.step})"
+        raise RulesError(f"The saved game cannot be restored{where}: {error.reason}") from None
+
+
+def _run(record: Any, on_step: StepHook | None) -> Game:
+    game = _new_game(record)
+    for d, raw_deal in enumerate(record["deals"]):
+        game.run_auto_steps()
+        if game.is_over:
+            raise ReplayError(d, None, "The game was already over before this deal.")
+        if not game.needs_deal:
+            raise ReplayError(d, None, "The previous deal is not finished.")
+        deal, actions = _parse_deal(d, raw_deal, game.players)
+        try:
+            game.start_deal(deal)
+        except RulesError as error:
+            raise ReplayError(d, None, str(error)) from None
+        for s, raw_action in enumerate(actions):
+            seat, action = _parse_action(d, s, raw_action, game.players)
+            game.run_auto_steps()
+            if game.is_over:
+                raise ReplayError(d, s, "The game is already over.")
+            to_act = game.to_act
+            if to_act is None:
+                raise ReplayError(d, s, "The deal is already over.")
+            if seat != to_act:
+                raise ReplayError(d, s, f"Seat {seat} acted, but it is seat {to_act}'s turn.")
+            legal = game.legal_actions()
+            if action not in legal:
+                raise ReplayError(d, s, f"{action_code(action)} is not legal here: "
+                                        f"{game.why_illegal(action)}")
+            game.apply(seat, action)
+            if on_step is not None:
+                on_step(d, seat, legal, action)
+        game.run_auto_steps()
+    return game
+
+
+def _new_game(record: Any) -> Game:
+    if not isinstance(record, dict):
+        raise ReplayError(None, None, "A record must be a JSON object.")
+    if record.get("format") != RECORD_FORMAT:
+        raise ReplayError(None, None, f"The format must be {RECORD_FORMAT!r}.")
+    for key in ("game", "players", "options", "first_dealer", "deals"):
+        if key not in record:
+            raise ReplayError(None, None, f"The record has no {key!r}.")
+    try:
+        cls = game_class(record["game"])
+    except (KeyError, TypeError, ImportError, AttributeError):
+        raise ReplayError(None, None, f"Unknown game {record['game']!r}.") from None
+    players, first_dealer = record["players"], record["first_dealer"]
+    if not _is_int(players) or not _is_int(first_dealer):
+        raise ReplayError(None, None, "'players' and 'first_dealer' must be whole numbers.")
+    if not isinstance(record["options"], dict):
+        raise ReplayError(None, None, "'options' must be an object.")
+    if not isinstance(record["deals"], list):
+        raise ReplayError(None, None, "'deals' must be a list.")
+    try:
+        options = cls.OPTIONS.from_dict(record["options"], players)
+        return cls(players, options, first_dealer)
+    except RulesError as error:
+        raise ReplayError(None, None, str(error)) from None
+
+
+def _parse_deal(d: int, raw: Any, players: int) -> tuple[Deal, list[Any]]:
+    if not isinstance(raw, dict) or "hands" not in raw or "actions" not in raw:
+        raise ReplayError(d, None, "A deal needs 'hands' and 'actions'.")
+    hands, stock, first = raw["hands"], raw.get("stock") or [], raw.get("first")
+    if not isinstance(hands, list) or len(hands) != players or not all(
+        isinstance(hand, list) for hand in hands
+    ):
+        raise ReplayError(d, None, f"'hands' must hold one list of cards for each of the "
+                                   f"{players} seats.")
+    if not isinstance(stock, list):
+        raise ReplayError(d, None, "'stock' must be a list of cards.")
+    if first is not None and not (_is_int(first) and 0 <= first < players):
+        raise ReplayError(d, None, f"'first' must be a seat from 0 to {players - 1}.")
+    if not isinstance(raw["actions"], list):
+        raise ReplayError(d, None, "'actions' must be a list.")
+    try:
+        deal = Deal(
+            hands=[[cards.parse_card(_text(c)) for c in hand] for hand in hands],
+            stock=[cards.parse_card(_text(c)) for c in stock],
+            first=first,
+        )
+    except cards.CardError as error:
+        raise ReplayError(d, None, str(error)) from None
+    return deal, raw["actions"]
+
+
+def _parse_action(d: int, s: int, raw: Any, players: int) -> tuple[int, int]:
+    if not (isinstance(raw, list) and len(raw) == 2 and _is_int(raw[0])
+            and isinstance(raw[1], str)):
+        raise ReplayError(d, s, "An action must be [seat, action code].")
+    seat = raw[0]
+    if not 0 <= seat < players:
+        raise ReplayError(d, s, f"There is no seat {seat}.")
+    try:
+        return seat, parse_action(raw[1])
+    except RulesError as error:
+        raise ReplayError(d, s, str(error)) from None
+
+
+def _text(value: Any) -> str:
+    if not isinstance(value, str):
+        raise cards.CardError(f"{value!r} is not a card code.")
+    return value
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)

@@ -1,0 +1,58 @@
+"""Seeded random playouts shared by the engines' property tests."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from engine.core import Game, Options
+
+Check = Callable[[Game], None]
+
+
+def random_game(cls: type[Game], players: int, options: Options | None, seed: int,
+                check: Check | None = None, max_actions: int = 100_000) -> Game:
+    """Play a whole game with uniformly random legal actions, asserting as it goes.
+
+    ``check`` runs after every deal start, action and forced step. Every applied
+    action is asserted to have been in ``legal_actions()`` for the seat to act.
+    """
+    rng = random.Random(seed)
+    game = cls(players, options, first_dealer=rng.randrange(players))
+    actions = 0
+    while not game.is_over:
+        if game.needs_deal:
+            game.start_deal(game.random_deal(rng))
+        elif game.has_auto_step:
+            game.auto_step()
+        else:
+            seat = game.to_act
+            assert seat is not None, "nobody to act in a running deal"
+            legal = game.legal_actions()
+            assert legal, "the seat to act has no legal action"
+            action = rng.choice(legal)
+            game.apply(seat, action)
+            actions += 1
+            assert actions < max_actions, "the game does not end"
+        if check is not None:
+            check(game)
+    return game
+
+
+def assert_restores_exactly(game: Game, seed: int) -> None:
+    """Save mid-game, restore, and check both continue identically to the end."""
+    restored = type(game).from_data(game.to_data())
+    assert restored.to_record() == game.to_record()
+    rng_a, rng_b = random.Random(seed), random.Random(seed)
+    for original, rng in ((game, rng_a), (restored, rng_b)):
+        while not original.is_over:
+            if original.needs_deal:
+                original.start_deal(original.random_deal(rng))
+            elif original.has_auto_step:
+                original.auto_step()
+            else:
+                original.apply(original.to_act, rng.choice(original.legal_actions()))
+    assert restored.to_record() == game.to_record()
+    assert restored.totals == game.totals
+    assert restored.winners() == game.winners()
+    assert restored.public_view() == game.public_view()
