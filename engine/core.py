@@ -238,18 +238,23 @@ class Game(ABC):
 
     def apply(self, seat: int, action: int) -> None:
         """Apply ``action`` for ``seat``; an illegal one raises ``RulesError``, changing nothing."""
-        if self.is_over:
-            raise RulesError("The game is over.")
-        to_act = self.to_act
-        if to_act is None:
-            raise RulesError("Nobody is to act now.")
-        if seat != to_act:
-            raise RulesError("It is not your turn.")
-        if action not in self.legal_actions():
-            raise RulesError(self.why_illegal(action))
+        # One comparison covers "over", "nobody to act" and "not your turn" (to_act is None
+        # or another seat); the reason is worked out only on the rare refusal.
+        if seat != self.to_act or action not in self.legal_actions():
+            raise RulesError(self._refusal(seat, action))
         self._apply(action)
-        if self.history is not None:
-            self.history[-1].actions.append((seat, action))
+        history = self.history
+        if history is not None:
+            history[-1].actions.append((seat, action))
+
+    def _refusal(self, seat: int, action: int) -> str:
+        if self.is_over:
+            return "The game is over."
+        if self.to_act is None:
+            return "Nobody is to act now."
+        if seat != self.to_act:
+            return "It is not your turn."
+        return self.why_illegal(action)
 
     @abstractmethod
     def _apply(self, action: int) -> None:
