@@ -1,0 +1,1 @@
+"""Benchmarks: ``python -m benchmarks engine GAME [--seconds S]``."""

@@ -1,0 +1,72 @@
+"""Random playouts through the public engine API: how fast is each game's engine?
+
+Prints a few human lines, then one JSON line last, e.g.
+``{"game": "jazz", "matches_per_s": …, "trick_deals_per_s": …, "actions_per_s": …}``.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from typing import Any
+
+from engine.core import Game
+from engine.registry import game_class
+
+DEFAULT_PLAYERS = {"jazz": 4, "jacko": 2, "california_jack": 2, "attackjack": 4}
+
+
+def play_match(cls: type[Game], players: int, rng: random.Random) -> int:
+    """One whole game with random legal actions; returns the number of actions applied."""
+    game = cls(players, None, first_dealer=rng.randrange(players))
+    actions = 0
+    while not game.is_over:
+        if game.needs_deal:
+            game.start_deal(game.random_deal(rng))
+        elif game.has_auto_step:
+            game.auto_step()
+        else:
+            game.apply(game.to_act, rng.choice(game.legal_actions()))
+            actions += 1
+    return actions
+
+
+def play_first_deal(cls: type[Game], players: int, rng: random.Random) -> int:
+    """Only the first deal (for Jazz: a trick deal, the AI's hot loop)."""
+    game = cls(players, None, first_dealer=0)
+    game.start_deal(game.random_deal(rng))
+    actions = 0
+    while game.to_act is not None:
+        game.apply(game.to_act, rng.choice(game.legal_actions()))
+        actions += 1
+    return actions
+
+
+def rate(work: Callable[[random.Random], int], seconds: float, seed: int) -> tuple[float, float]:
+    """Units per second and actions per second of ``work`` run repeatedly for ``seconds``."""
+    rng = random.Random(seed)
+    units = actions = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while True:
+        actions += work(rng)
+        units += 1
+        now = time.perf_counter()
+        if now >= deadline:
+            break
+    elapsed = now - start
+    return units / elapsed, actions / elapsed
+
+
+def run(game_id: str, seconds: float, players: int | None = None) -> dict[str, Any]:
+    cls = game_class(game_id)
+    n = players or DEFAULT_PLAYERS[game_id]
+    matches, actions = rate(lambda rng: play_match(cls, n, rng), seconds, seed=1)
+    result: dict[str, Any] = {"game": game_id, "players": n,
+                              "matches_per_s": round(matches, 1),
+                              "actions_per_s": round(actions)}
+    if game_id == "jazz":
+        deals, _ = rate(lambda rng: play_first_deal(cls, n, rng), seconds, seed=2)
+        result["trick_deals_per_s"] = round(deals, 1)
+    return result
