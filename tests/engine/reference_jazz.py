@@ -69,7 +69,7 @@ def replay_jazz(record: dict) -> dict:
                 for c in hand:
                     v = rank_value(c, opts["norwegian"])
                     row = rows.get(c[1])
-                    if row is None and v == 7 or row and v in (max(row) + 1, min(row) - 1):
+                    if (row is None and v == 7) or (row and v in (max(row) + 1, min(row) - 1)):
                         legal.append(c)
                 legal = legal or ["pass"]
             if action not in legal:

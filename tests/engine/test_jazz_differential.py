@@ -51,7 +51,7 @@ def mutate(record: dict, rng: random.Random) -> dict:
     elif kind == "card" and actions:
         i = rng.randrange(len(actions))
         hand = broken["deals"][deal]["hands"][actions[i][0]]
-        actions[i][1] = rng.choice(hand + ["pass"])
+        actions[i][1] = rng.choice([*hand, "pass"])
     elif kind == "cut":
         del actions[rng.randrange(len(actions) + 1):]
     elif kind == "swap_cards":
