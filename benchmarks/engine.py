@@ -11,6 +11,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from benchmarks.baseline import bare_trick_deal
 from engine.core import Game
 from engine.registry import game_class
 
@@ -69,4 +70,8 @@ def run(game_id: str, seconds: float, players: int | None = None) -> dict[str, A
     if game_id == "jazz":
         deals, _ = rate(lambda rng: play_first_deal(cls, n, rng), seconds, seed=2)
         result["trick_deals_per_s"] = round(deals, 1)
+        if n == 4:
+            bare, _ = rate(bare_trick_deal, seconds, seed=3)
+            result["bare_int_trick_deals_per_s"] = round(bare, 1)
+            result["engine_vs_bare"] = round(deals / bare, 2)
     return result
