@@ -71,13 +71,15 @@ def replay(source: str | dict[str, Any], summary: bool = False) -> dict[str, Any
 def restore(data: dict[str, Any]) -> Game:
     """The game a record describes, replayed to its last action (``Game.from_data``)."""
     try:
-        return _run(data, None)
+        return _run(data, None, settle=False)
     except ReplayError as error:
         where = "" if error.deal is None else f" (deal {error.deal}, step {error.step})"
         raise RulesError(f"The saved game cannot be restored{where}: {error.reason}") from None
 
 
-def _run(record: Any, on_step: StepHook | None) -> Game:
+def _run(record: Any, on_step: StepHook | None, settle: bool = True) -> Game:
+    """Replay ``record``. With ``settle`` false, forced steps after the last action stay
+    pending, so a restored table can still show them one at a time."""
     game = _new_game(record)
     for d, raw_deal in enumerate(record["deals"]):
         game.run_auto_steps()
@@ -107,7 +109,8 @@ def _run(record: Any, on_step: StepHook | None) -> Game:
             game.apply(seat, action)
             if on_step is not None:
                 on_step(d, seat, legal, action)
-        game.run_auto_steps()
+        if settle or d + 1 < len(record["deals"]):
+            game.run_auto_steps()
     return game
 
 

@@ -11,16 +11,19 @@ Check = Callable[[Game], None]
 
 
 def random_game(cls: type[Game], players: int, options: Options | None, seed: int,
-                check: Check | None = None, max_actions: int = 100_000) -> Game:
+                check: Check | None = None, max_steps: int = 100_000) -> Game:
     """Play a whole game with uniformly random legal actions, asserting as it goes.
 
     ``check`` runs after every deal start, action and forced step. Every applied
-    action is asserted to have been in ``legal_actions()`` for the seat to act.
+    action is asserted to have been in ``legal_actions()`` for the seat to act, and the
+    game must end within ``max_steps`` deals, actions and forced steps.
     """
     rng = random.Random(seed)
     game = cls(players, options, first_dealer=rng.randrange(players))
-    actions = 0
+    steps = 0
     while not game.is_over:
+        steps += 1
+        assert steps < max_steps, "the game does not end"
         if game.needs_deal:
             game.start_deal(game.random_deal(rng))
         elif game.has_auto_step:
@@ -32,8 +35,6 @@ def random_game(cls: type[Game], players: int, options: Options | None, seed: in
             assert legal, "the seat to act has no legal action"
             action = rng.choice(legal)
             game.apply(seat, action)
-            actions += 1
-            assert actions < max_actions, "the game does not end"
         if check is not None:
             check(game)
     return game
