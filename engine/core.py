@@ -187,10 +187,9 @@ class Game(ABC):
 
     def __init__(self, players: int, options: Options | None = None, first_dealer: int = 0):
         if not self.MIN_PLAYERS <= players <= self.MAX_PLAYERS:
-            raise OptionError(
-                f"{self.TITLE} is for {self.MIN_PLAYERS} to {self.MAX_PLAYERS} players, "
-                f"not {players}."
-            )
+            allowed = (f"exactly {self.MIN_PLAYERS}" if self.MIN_PLAYERS == self.MAX_PLAYERS
+                       else f"{self.MIN_PLAYERS} to {self.MAX_PLAYERS}")
+            raise OptionError(f"{self.TITLE} is for {allowed} players, not {players}.")
         if not 0 <= first_dealer < players:
             raise OptionError(f"The first dealer must be a seat from 0 to {players - 1}.")
         self.players = players
