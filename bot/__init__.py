@@ -1,0 +1,1 @@
+"""The bot process: settings, client, table sessions, storage, views and timers."""
