@@ -18,22 +18,23 @@ from engine.registry import game_class
 DEFAULT_PLAYERS = {"jazz": 4, "jacko": 2, "california_jack": 2, "attackjack": 4}
 
 
-def play_match(cls: type[Game], players: int, rng: random.Random) -> int:
-    """One whole game with random legal actions; returns the number of actions applied."""
+def play_match(cls: type[Game], players: int, rng: random.Random) -> tuple[int, int]:
+    """One whole game with random legal actions; returns (actions, forced steps) played."""
     game = cls(players, None, first_dealer=rng.randrange(players))
-    actions = 0
+    actions = forced = 0
     while not game.is_over:
         if game.needs_deal:
             game.start_deal(game.random_deal(rng))
         elif game.has_auto_step:
             game.auto_step()
+            forced += 1
         else:
             game.apply(game.to_act, rng.choice(game.legal_actions()))
             actions += 1
-    return actions
+    return actions, forced
 
 
-def play_first_deal(cls: type[Game], players: int, rng: random.Random) -> int:
+def play_first_deal(cls: type[Game], players: int, rng: random.Random) -> tuple[int, int]:
     """Only the first deal (for Jazz: a trick deal, the AI's hot loop)."""
     game = cls(players, None, first_dealer=0)
     game.start_deal(game.random_deal(rng))
@@ -41,37 +42,44 @@ def play_first_deal(cls: type[Game], players: int, rng: random.Random) -> int:
     while game.to_act is not None:
         game.apply(game.to_act, rng.choice(game.legal_actions()))
         actions += 1
-    return actions
+    return actions, 0
 
 
-def rate(work: Callable[[random.Random], int], seconds: float, seed: int) -> tuple[float, float]:
-    """Units per second and actions per second of ``work`` run repeatedly for ``seconds``."""
+Work = Callable[[random.Random], tuple[int, int]]
+
+
+def rate(work: Work, seconds: float, seed: int) -> tuple[float, float, float]:
+    """Units, actions and forced steps per second of ``work`` run repeatedly for ``seconds``."""
     rng = random.Random(seed)
-    units = actions = 0
+    units = actions = forced = 0
     start = time.perf_counter()
     deadline = start + seconds
     while True:
-        actions += work(rng)
+        done, auto = work(rng)
+        actions += done
+        forced += auto
         units += 1
         now = time.perf_counter()
         if now >= deadline:
             break
     elapsed = now - start
-    return units / elapsed, actions / elapsed
+    return units / elapsed, actions / elapsed, forced / elapsed
 
 
 def run(game_id: str, seconds: float, players: int | None = None) -> dict[str, Any]:
     cls = game_class(game_id)
     n = players or DEFAULT_PLAYERS[game_id]
-    matches, actions = rate(lambda rng: play_match(cls, n, rng), seconds, seed=1)
+    matches, actions, forced = rate(lambda rng: play_match(cls, n, rng), seconds, seed=1)
     result: dict[str, Any] = {"game": game_id, "players": n,
                               "matches_per_s": round(matches, 1),
                               "actions_per_s": round(actions)}
+    if forced:
+        result["forced_steps_per_s"] = round(forced)
     if game_id == "jazz":
-        deals, _ = rate(lambda rng: play_first_deal(cls, n, rng), seconds, seed=2)
+        deals, _, _ = rate(lambda rng: play_first_deal(cls, n, rng), seconds, seed=2)
         result["trick_deals_per_s"] = round(deals, 1)
         if n == 4:
-            bare, _ = rate(bare_trick_deal, seconds, seed=3)
+            bare, _, _ = rate(lambda rng: (bare_trick_deal(rng), 0), seconds, seed=3)
             result["bare_int_trick_deals_per_s"] = round(bare, 1)
             result["engine_vs_bare"] = round(deals / bare, 2)
     return result
