@@ -1,0 +1,411 @@
+"""REST handlers: users, application, commands, channels, messages, DMs.
+
+Interaction callbacks and webhook (follow-up) routes live in webhooks.py.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from . import validate
+from .rest import MISSING_ACCESS, MISSING_PERMISSIONS, ApiError, Call, Router, unknown
+from .world import (
+    ATTACH_FILES,
+    COMPONENTS_V2_FLAG,
+    EMBED_LINKS,
+    EPHEMERAL_FLAG,
+    LOADING_FLAG,
+    MANAGE_MESSAGES,
+    READ_MESSAGE_HISTORY,
+    SEND_MESSAGES,
+    SEND_MESSAGES_IN_THREADS,
+    VIEW_CHANNEL,
+    FakeChannel,
+    FakeMessage,
+    FakeUser,
+    now_iso,
+)
+
+if TYPE_CHECKING:
+    from .fake import FakeDiscord
+    from .world import World
+
+SUPPRESS_EMBEDS, SUPPRESS_NOTIFICATIONS = 1 << 2, 1 << 12
+CREATE_FLAGS = EPHEMERAL_FLAG | SUPPRESS_EMBEDS | SUPPRESS_NOTIFICATIONS | COMPONENTS_V2_FLAG
+GUILD_MESSAGES, DIRECT_MESSAGES = 1 << 9, 1 << 12
+
+
+def invalid_form(problems: list[validate.Problem]) -> ApiError:
+    return ApiError(400, 50035, "Invalid Form Body", validate.nest_errors(problems), violation=True)
+
+
+class Messages:
+    """Creating and editing messages with Discord's validation; shared with webhooks.py."""
+
+    def __init__(self, fake: FakeDiscord) -> None:
+        self.fake = fake
+
+    @property
+    def world(self) -> World:
+        return self.fake.world
+
+    def build_version(
+        self,
+        body: dict[str, Any] | None,
+        files: list[dict[str, Any]],
+        base: dict[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        """Merge a create (base None) or edit body into a new version; validate it."""
+        body = body or {}
+        if not isinstance(body, dict):
+            raise invalid_form([("_root", "Expected a JSON object")])
+        version: dict[str, Any] = dict(base or {"content": "", "embeds": [], "components": []})
+        for key in ("content", "embeds", "components"):
+            if key in body:
+                version[key] = (
+                    body[key] if body[key] is not None else ([] if key != "content" else "")
+                )
+        version["attachments"] = self._attachments(body, files, base)
+        flags = int(version.get("flags") or 0)
+        if base is None:
+            flags = int(body.get("flags") or 0) & CREATE_FLAGS
+        elif "flags" in body and body["flags"] is not None:
+            keep = flags & (EPHEMERAL_FLAG | LOADING_FLAG | COMPONENTS_V2_FLAG)
+            flags = keep | (int(body["flags"]) & (SUPPRESS_EMBEDS | COMPONENTS_V2_FLAG))
+        version["flags"] = flags & ~LOADING_FLAG if base is not None else flags
+        if base is not None:
+            version["edited_timestamp"] = now_iso()
+        problems = validate.check_message(version)
+        if problems:
+            raise invalid_form(problems)
+        if validate.is_empty(version):
+            raise ApiError(400, 50006, "Cannot send an empty message", violation=True)
+        return version
+
+    def _attachments(
+        self, body: dict[str, Any], files: list[dict[str, Any]], base: dict[str, Any] | None
+    ) -> list[dict[str, Any]]:
+        kept = (base or {}).get("attachments") or []
+        if "attachments" in body and body["attachments"] is not None:
+            wanted = {str(a.get("id")) for a in body["attachments"]}
+            kept = [a for a in kept if a["id"] in wanted]
+        new = []
+        for f in files:
+            att_id = str(self.world.ids.next())
+            url = f"{self.fake.base_url}/attachments/{att_id}/{f['filename']}"
+            new.append(
+                {
+                    "id": att_id,
+                    "filename": f["filename"],
+                    "size": f["size"],
+                    "url": url,
+                    "proxy_url": url,
+                }
+            )
+        return [*kept, *new]
+
+    def create(
+        self,
+        channel: FakeChannel,
+        version: dict[str, Any],
+        *,
+        ephemeral_for: FakeUser | None = None,
+        interaction: Any = None,
+        msg_type: int = 0,
+    ) -> FakeMessage:
+        msg = FakeMessage(
+            id=self.world.ids.next(),
+            channel_id=channel.id,
+            guild_id=channel.guild_id,
+            author=self.world.bot,
+            versions=[version],
+            ephemeral_for=ephemeral_for,
+            interaction=interaction,
+            type=msg_type,
+        )
+        self.world.messages[msg.id] = msg
+        (channel.ephemerals if ephemeral_for else channel.messages).append(msg)
+        return msg
+
+    async def announce(self, event: str, msg: FakeMessage) -> None:
+        """MESSAGE_CREATE/UPDATE/DELETE on the gateway, as Discord sends for public messages."""
+        if msg.ephemeral:
+            return
+        intent = GUILD_MESSAGES if msg.guild_id else DIRECT_MESSAGES
+        if event == "MESSAGE_DELETE":
+            data: dict[str, Any] = {"id": str(msg.id), "channel_id": str(msg.channel_id)}
+            if msg.guild_id:
+                data["guild_id"] = str(msg.guild_id)
+        else:
+            data = msg.payload(self.world)
+        await self.fake.gateway.dispatch(event, data, msg.guild_id, intent)
+
+
+class Api:
+    """Bot-token routes."""
+
+    def __init__(self, fake: FakeDiscord, messages: Messages) -> None:
+        self.fake = fake
+        self.msgs = messages
+
+    @property
+    def world(self) -> World:
+        return self.fake.world
+
+    def register(self, router: Router) -> None:
+        add = router.add
+        add("GET", "/users/@me", self.get_me)
+        add("GET", "/users/{user_id}", self.get_user)
+        add("POST", "/users/@me/channels", self.open_dm)
+        add("GET", "/oauth2/applications/@me", self.get_application)
+        add("GET", "/applications/@me", self.get_application)
+        add("GET", "/gateway/bot", self.get_gateway_bot)
+        add("GET", "/gateway", self.get_gateway, auth=False)
+        for scope in (
+            "/applications/{application_id}",
+            "/applications/{application_id}/guilds/{guild_id}",
+        ):
+            add("PUT", f"{scope}/commands", self.put_commands)
+            add("GET", f"{scope}/commands", self.get_commands)
+        add("GET", "/guilds/{guild_id}", self.get_guild)
+        add("GET", "/guilds/{guild_id}/channels", self.get_guild_channels)
+        add("GET", "/guilds/{guild_id}/roles", self.get_roles)
+        add("GET", "/guilds/{guild_id}/members/{user_id}", self.get_member)
+        add("GET", "/channels/{channel_id}", self.get_channel)
+        add("POST", "/channels/{channel_id}/typing", self.typing)
+        add("GET", "/channels/{channel_id}/messages", self.list_messages)
+        add("POST", "/channels/{channel_id}/messages", self.post_message)
+        add("GET", "/channels/{channel_id}/messages/{message_id}", self.get_message)
+        add("PATCH", "/channels/{channel_id}/messages/{message_id}", self.edit_message)
+        add("DELETE", "/channels/{channel_id}/messages/{message_id}", self.delete_message)
+
+    # ----- users, application, gateway ------------------------------------------------
+    async def get_me(self, call: Call) -> dict[str, Any]:
+        return self.world.bot.payload() | {"verified": True, "mfa_enabled": False, "flags": 0}
+
+    async def get_user(self, call: Call) -> dict[str, Any]:
+        return self._user(call.params["user_id"]).payload()
+
+    def _user(self, raw_id: str) -> FakeUser:
+        user = self.world.users.get(_int(raw_id))
+        if user is None:
+            raise unknown("User", 10013)
+        return user
+
+    async def open_dm(self, call: Call) -> dict[str, Any]:
+        raw = (call.body or {}).get("recipient_id")
+        user = self.world.users.get(_int(raw))
+        if user is None or user.bot:
+            raise invalid_form([("recipient_id", f"Value {raw!r} is not a known user.")])
+        return self.world.dm_channel(user).payload(self.world)
+
+    async def get_application(self, call: Call) -> dict[str, Any]:
+        world = self.world
+        owner = world.users[world.guild.owner_id]
+        return {
+            "id": str(world.application_id),
+            "name": world.bot.name,
+            "icon": None,
+            "description": "A card table (fake)",
+            "bot_public": True,
+            "bot_require_code_grant": False,
+            "owner": owner.payload(),
+            "verify_key": "0" * 64,
+            "team": None,
+            "flags": 0,
+            "bot": world.bot.payload(),
+            "interactions_endpoint_url": None,
+            "redirect_uris": [],
+            "tags": [],
+            "approximate_guild_count": 1,
+        }
+
+    async def get_gateway_bot(self, call: Call) -> dict[str, Any]:
+        limit = {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}
+        return {
+            "url": self.fake.gateway_url,
+            "shards": self.fake.shard_count,
+            "session_start_limit": limit,
+        }
+
+    async def get_gateway(self, call: Call) -> dict[str, Any]:
+        return {"url": self.fake.gateway_url}
+
+    # ----- application commands -------------------------------------------------------
+    def _scope(self, call: Call) -> int | None:
+        if _int(call.params["application_id"]) != self.world.application_id:
+            raise ApiError(*MISSING_ACCESS)
+        if "guild_id" not in call.params:
+            return None
+        guild_id = _int(call.params["guild_id"])
+        if guild_id != self.world.guild.id:
+            raise ApiError(*MISSING_ACCESS)
+        return guild_id
+
+    async def put_commands(self, call: Call) -> list[dict[str, Any]]:
+        scope = self._scope(call)
+        body = call.body
+        if not isinstance(body, list):
+            raise invalid_form([("_root", "Expected an array of commands")])
+        problems = validate.check_commands(body)
+        if problems:
+            raise invalid_form(problems)
+        stored = [self._store_command(scope, cmd) for cmd in body]
+        self.world.commands[scope] = stored
+        self.fake.syncs += 1
+        return stored
+
+    def _store_command(self, scope: int | None, cmd: dict[str, Any]) -> dict[str, Any]:
+        key = (scope, int(cmd.get("type", 1)), cmd["name"])
+        cmd_id = self.world._command_ids.setdefault(
+            key, self.world.ids.next()
+        )  # stable, as Discord
+        stored = dict(cmd) | {
+            "id": str(cmd_id),
+            "application_id": str(self.world.application_id),
+            "version": str(self.world.ids.next()),
+            "type": int(cmd.get("type", 1)),
+            "options": cmd.get("options") or [],
+            "default_member_permissions": cmd.get("default_member_permissions"),
+        }
+        if scope is not None:
+            stored["guild_id"] = str(scope)
+        stored.setdefault("description", "")
+        return stored
+
+    async def get_commands(self, call: Call) -> list[dict[str, Any]]:
+        return self.world.commands.get(self._scope(call), [])
+
+    # ----- guild ----------------------------------------------------------------------
+    def _guild(self, call: Call) -> None:
+        if _int(call.params["guild_id"]) != self.world.guild.id:
+            raise unknown("Guild", 10004)
+
+    async def get_guild(self, call: Call) -> dict[str, Any]:
+        self._guild(call)
+        data = self.world.guild_payload()
+        for key in ("members", "channels", "threads", "presences", "voice_states"):
+            data.pop(key)
+        return data
+
+    async def get_guild_channels(self, call: Call) -> list[dict[str, Any]]:
+        self._guild(call)
+        return [c.payload(self.world) for c in self.world.guild_channels if not c.is_thread]
+
+    async def get_roles(self, call: Call) -> list[dict[str, Any]]:
+        self._guild(call)
+        return self.world.role_payloads()
+
+    async def get_member(self, call: Call) -> dict[str, Any]:
+        self._guild(call)
+        user = self.world.users.get(_int(call.params["user_id"]))
+        if user is None or user.id not in self.world.guild.member_roles:
+            raise unknown("Member", 10007)
+        return self.world.member_payload(user)
+
+    # ----- channels and messages ------------------------------------------------------
+    def channel(self, call: Call, *needs: int) -> FakeChannel:
+        """The channel, if the bot may see it and has every permission in `needs`."""
+        chan = self.world.channels.get(_int(call.params["channel_id"]))
+        if chan is None:
+            raise unknown("Channel", 10003)
+        if chan.is_dm:
+            return chan
+        perms = self.world.permissions(chan, self.world.bot)
+        if not perms & VIEW_CHANNEL:
+            raise ApiError(*MISSING_ACCESS)
+        for need in needs:
+            if not perms & need:
+                raise ApiError(*MISSING_PERMISSIONS)
+        return chan
+
+    def message(self, call: Call, chan: FakeChannel) -> FakeMessage:
+        msg = self.world.messages.get(_int(call.params["message_id"]))
+        if msg is None or msg.deleted or msg.ephemeral or msg.channel_id != chan.id:
+            raise unknown("Message", 10008)
+        return msg
+
+    async def get_channel(self, call: Call) -> dict[str, Any]:
+        return self.channel(call).payload(self.world)
+
+    async def typing(self, call: Call) -> None:
+        self.channel(call, self._send_perm(call))
+
+    def _send_perm(self, call: Call) -> int:
+        chan = self.world.channels.get(_int(call.params["channel_id"]))
+        return SEND_MESSAGES_IN_THREADS if chan is not None and chan.is_thread else SEND_MESSAGES
+
+    async def list_messages(self, call: Call) -> list[dict[str, Any]]:
+        chan = self.channel(call)
+        if (
+            not chan.is_dm
+            and not self.world.permissions(chan, self.world.bot) & READ_MESSAGE_HISTORY
+        ):
+            return []  # Discord answers an empty history without Read Message History
+        limit = _int(call.query.get("limit", "50"))
+        if not 1 <= limit <= 100:
+            raise invalid_form([("limit", "Must be between 1 and 100.")])
+        msgs = sorted(chan.history(), key=lambda m: m.id, reverse=True)
+        if "before" in call.query:
+            msgs = [m for m in msgs if m.id < _int(call.query["before"])]
+        if "after" in call.query:
+            msgs = [m for m in msgs if m.id > _int(call.query["after"])][-limit:]
+        if "around" in call.query:
+            around = _int(call.query["around"])
+            older = [m for m in msgs if m.id <= around][: (limit + 1) // 2]
+            newer = [m for m in msgs if m.id > around][-(limit // 2) :] if limit > 1 else []
+            msgs = newer + older
+        return self.world.message_payloads(msgs[:limit])
+
+    async def post_message(self, call: Call) -> dict[str, Any]:
+        body = call.body if isinstance(call.body, dict) else {}
+        needs = [self._send_perm(call)]
+        if body.get("embeds"):
+            needs.append(EMBED_LINKS)
+        if call.files:
+            needs.append(ATTACH_FILES)
+        chan = self.channel(call, *needs)
+        if chan.is_dm and chan.recipient is not None and chan.recipient.dms_closed:
+            raise ApiError(403, 50007, "Cannot send messages to this user")
+        version = self.msgs.build_version(call.body, call.files)
+        version["flags"] &= ~EPHEMERAL_FLAG  # only interaction responses can be ephemeral
+        msg = self.msgs.create(chan, version)
+        await self.msgs.announce("MESSAGE_CREATE", msg)
+        return msg.payload(self.world)
+
+    async def get_message(self, call: Call) -> dict[str, Any]:
+        chan = self.channel(call)
+        if (
+            not chan.is_dm
+            and not self.world.permissions(chan, self.world.bot) & READ_MESSAGE_HISTORY
+        ):
+            raise ApiError(*MISSING_ACCESS)
+        return self.message(call, chan).payload(self.world)
+
+    async def edit_message(self, call: Call) -> dict[str, Any]:
+        body = call.body if isinstance(call.body, dict) else {}
+        chan = self.channel(call, *([EMBED_LINKS] if body.get("embeds") else []))
+        msg = self.message(call, chan)
+        if msg.author is not self.world.bot:
+            raise ApiError(403, 50005, "Cannot edit a message authored by another user")
+        msg.versions.append(self.msgs.build_version(body, call.files, base=msg.latest))
+        await self.msgs.announce("MESSAGE_UPDATE", msg)
+        return msg.payload(self.world)
+
+    async def delete_message(self, call: Call) -> None:
+        chan = self.channel(call)
+        msg = self.message(call, chan)
+        if msg.author is not self.world.bot and not (
+            self.world.permissions(chan, self.world.bot) & MANAGE_MESSAGES
+        ):
+            raise ApiError(*MISSING_PERMISSIONS)
+        msg.deleted = True
+        await self.msgs.announce("MESSAGE_DELETE", msg)
+
+
+def _int(raw: Any) -> int:
+    """Snowflakes arrive as strings; a malformed one is Discord's 50035."""
+    try:
+        return int(raw)
+    except (TypeError, ValueError):
+        raise invalid_form([("_root", f"Value {raw!r} is not snowflake.")]) from None
