@@ -12,6 +12,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+import aiohttp
 import discord
 import pytest
 import pytest_asyncio
@@ -1048,3 +1049,31 @@ async def test_a_bot_in_a_subprocess_connects(
         proc.kill()
         await proc.wait()
     assert sys.executable in fake_discord.subprocess_command()
+
+
+async def test_attached_files_are_kept_and_served(fake_discord):
+    """A file the bot attaches to a response can be downloaded by its url, byte for byte."""
+    fake = fake_discord
+    alice = fake.add_user("alice")
+    general = fake.channel("general")
+    payload = b'{"format": "cardtable-record/1"}\n'
+
+    class FileBot(commands.Bot):
+        async def setup_hook(self) -> None:
+            self.tree.command(name="file", description="Sends a file")(send_file)
+            await self.tree.sync()
+
+    async def send_file(interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(
+            "here", file=discord.File(io.BytesIO(payload), filename="game.json"), ephemeral=True)
+
+    bot = FileBot(command_prefix="!", intents=discord.Intents.default())
+
+    async with fake.running(bot):
+        ix = await fake.slash(alice, general, "file")
+        await ix.wait_answered()
+        attachment = ix.message.latest["attachments"][0]
+        assert attachment["filename"] == "game.json" and attachment["size"] == len(payload)
+        assert fake.download(attachment) == payload
+        async with aiohttp.ClientSession() as session, session.get(attachment["url"]) as got:
+            assert got.status == 200 and await got.read() == payload

@@ -72,6 +72,7 @@ class FakeDiscord:
         self.gateway = Gateway(self)
         self.calls: list[Call] = []
         self.errors: list[Call] = []  # every non-2xx answer
+        self.uploads: dict[str, bytes] = {}  # attachment id -> the file's bytes
         self.violations: list[Violation] = []
         self.allow_violations = False  # opt out of the teardown check
         self.interactions: dict[int, Interaction] = {}
@@ -407,6 +408,10 @@ class FakeDiscord:
             for c in m.leaf_components()
             if c.get("custom_id") and not c.get("disabled")
         ]
+
+    def download(self, attachment: dict[str, Any]) -> bytes:
+        """The bytes of a file the bot attached (an entry of a version's ``attachments``)."""
+        return self.uploads[str(attachment["id"])]
 
     def find_message(
         self,

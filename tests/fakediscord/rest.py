@@ -166,6 +166,8 @@ class Router:
             call.status = 204
             return web.Response(status=204)
         call.status = 200
+        if isinstance(result, bytes):  # a served attachment
+            return web.Response(body=result, content_type="application/octet-stream")
         return json_response(result)
 
 
@@ -210,8 +212,9 @@ async def _read_body(request: web.Request) -> tuple[Any, list[dict[str, Any]]]:
             if part.name == "payload_json":
                 body = json.loads(await part.text())
             elif part.filename:
-                data = await part.read()
-                files.append({"name": part.name, "filename": part.filename, "size": len(data)})
+                data = bytes(await part.read())
+                files.append({"name": part.name, "filename": part.filename, "size": len(data),
+                              "data": data})
         return body, files
     raw = await request.read()
     if not raw:

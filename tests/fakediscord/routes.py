@@ -93,6 +93,7 @@ class Messages:
         for f in files:
             att_id = str(self.world.ids.next())
             url = f"{self.fake.base_url}/attachments/{att_id}/{f['filename']}"
+            self.fake.uploads[att_id] = f["data"]
             new.append(
                 {
                     "id": att_id,
@@ -178,6 +179,7 @@ class Api:
         add("GET", "/channels/{channel_id}/messages/{message_id}", self.get_message)
         add("PATCH", "/channels/{channel_id}/messages/{message_id}", self.edit_message)
         add("DELETE", "/channels/{channel_id}/messages/{message_id}", self.delete_message)
+        add("GET", "/attachments/{attachment_id}/{filename}", self.get_attachment, auth=False)
 
     # ----- users, application, gateway ------------------------------------------------
     async def get_me(self, call: Call) -> dict[str, Any]:
@@ -372,6 +374,13 @@ class Api:
         msg = self.msgs.create(chan, version)
         await self.msgs.announce("MESSAGE_CREATE", msg)
         return msg.payload(self.world)
+
+    async def get_attachment(self, call: Call) -> bytes:
+        """The bytes of an uploaded file, as Discord's CDN serves an attachment's url."""
+        data = self.fake.uploads.get(call.params["attachment_id"])
+        if data is None:
+            raise ApiError(404, 0, "404: Not Found")
+        return data
 
     async def get_message(self, call: Call) -> dict[str, Any]:
         chan = self.channel(call)
