@@ -1,0 +1,150 @@
+"""The slash-command group every game shares: ``/<game> start|join|leave|hand|stop|rules|status``.
+
+``start`` is built from the engine's ``OPTIONS`` dataclass: every option
+becomes a command option with its type, choices, minimum/maximum and its help
+text as the description, so a new option in an engine needs no Discord code.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+import logging
+from typing import Any, Literal, Optional
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import render
+from bot.games import GameUI
+from bot.tables import HANDS_MODES
+from engine.registry import available_games
+
+log = logging.getLogger(__name__)
+
+DESCRIPTION_LIMIT = 100
+TURN_TIMER_RANGE = (1, 60)  # minutes
+
+
+def option_annotation(f: dataclasses.Field) -> Any:
+    """The app-command type of one engine option (Optional: unset means the default)."""
+    meta = f.metadata
+    kind = type(f.default)
+    if kind is bool:
+        return Optional[bool]  # noqa: UP045 (discord.py reads typing.Optional at runtime)
+    if kind is int:
+        low, high = meta.get("minimum"), meta.get("maximum")
+        if low is None and high is None:
+            return Optional[int]  # noqa: UP045
+        return Optional[app_commands.Range[int, low, high]]  # noqa: UP045
+    if kind is str and meta.get("choices"):
+        return Optional[Literal[tuple(meta["choices"])]]  # noqa: UP045
+    if kind is str:
+        return Optional[str]  # noqa: UP045
+    raise TypeError(f"option {f.name} has a type a slash command cannot offer")
+
+
+def option_description(f: dataclasses.Field) -> str:
+    default = f.default
+    shown = ("on" if default else "off") if isinstance(default, bool) else str(default)
+    help_text = (f.metadata.get("help") or f.name).strip().rstrip(".")
+    return render.clip(f"{help_text} (default {shown})", DESCRIPTION_LIMIT)
+
+
+TABLE_OPTIONS = {
+    "hands": (Optional[Literal[HANDS_MODES]],  # noqa: UP045
+              "dm: your hand by DM (default); channel: only under the table's My hand button"),
+    "turn_timer": (Optional[app_commands.Range[int, TURN_TIMER_RANGE[0],  # noqa: UP045
+                                               TURN_TIMER_RANGE[1]]],
+                   "Minutes a player has for a move before the bot plays for them (default 5)"),
+}
+
+
+class GameCog(commands.Cog):
+    """One game's command group; the subclass (in cogs/) only supplies ``UI``."""
+
+    UI: type[GameUI]
+
+    def __init__(self, bot: commands.Bot):
+        self.bot = bot
+        self.ui = self.UI()
+        self.group = app_commands.Group(name=self.ui.COMMAND, guild_only=True,
+                                        description=render.clip(f"Play {self.ui.title}", 100))
+        self.group.add_command(self._start_command())
+        for name, description, callback in (
+            ("join", "Take a seat at the table in this channel", self.join),
+            ("leave", "Leave the table in this channel", self.leave),
+            ("hand", "Show your hand again (only you see it)", self.hand),
+            ("stop", "Stop the table (the host, or anyone who may manage messages)", self.stop),
+            ("rules", f"A short summary of the rules of {self.ui.title}", self.rules),
+            ("status", "What the table in this channel is doing", self.status),
+        ):
+            self.group.add_command(app_commands.Command(name=name, description=description,
+                                                        callback=callback))
+
+    async def cog_load(self) -> None:
+        self.bot.tree.add_command(self.group)
+        self.bot.game_uis[self.ui.GAME_ID] = self.ui  # type: ignore[attr-defined]
+
+    async def cog_unload(self) -> None:
+        self.bot.tree.remove_command(self.group.name)
+        self.bot.game_uis.pop(self.ui.GAME_ID, None)  # type: ignore[attr-defined]
+
+    @property
+    def croupier(self) -> Any:
+        return self.bot.croupier  # type: ignore[attr-defined]
+
+    def _start_command(self) -> app_commands.Command:
+        ui = self.ui
+        fields = dataclasses.fields(ui.ENGINE.OPTIONS)
+        params = [inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                                    annotation=discord.Interaction)]
+        descriptions: dict[str, str] = {}
+        for f in fields:
+            params.append(inspect.Parameter(f.name, inspect.Parameter.KEYWORD_ONLY,
+                                            default=None, annotation=option_annotation(f)))
+            descriptions[f.name] = option_description(f)
+        for name, (annotation, description) in TABLE_OPTIONS.items():
+            params.append(inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=None,
+                                            annotation=annotation))
+            descriptions[name] = description
+        engine_options = {f.name for f in fields}
+
+        async def start(interaction: discord.Interaction, **chosen: Any) -> None:
+            options = {k: v for k, v in chosen.items() if k in engine_options and v is not None}
+            await self.croupier.open_table(interaction, ui, options, chosen.get("hands"),
+                                           chosen.get("turn_timer"))
+
+        start.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
+        command = app_commands.Command(
+            name="start", callback=start,
+            description=render.clip(f"Open a {ui.title} table in this channel", 100))
+        return app_commands.describe(**descriptions)(command)
+
+    async def join(self, interaction: discord.Interaction) -> None:
+        await self.croupier.join_command(interaction, self.ui)
+
+    async def leave(self, interaction: discord.Interaction) -> None:
+        await self.croupier.leave_command(interaction, self.ui)
+
+    async def hand(self, interaction: discord.Interaction) -> None:
+        await self.croupier.hand_command(interaction, self.ui)
+
+    async def stop(self, interaction: discord.Interaction) -> None:
+        await self.croupier.stop_command(interaction, self.ui)
+
+    async def rules(self, interaction: discord.Interaction) -> None:
+        await self.croupier.rules_command(interaction, self.ui)
+
+    async def status(self, interaction: discord.Interaction) -> None:
+        await self.croupier.status_command(interaction, self.ui)
+
+
+async def add_game_cog(bot: commands.Bot, cog_class: type[GameCog]) -> None:
+    """An extension's ``setup``: add the cog only if its engine is present in this build."""
+    game_id = cog_class.UI.GAME_ID
+    if game_id not in available_games():
+        log.warning("the %s engine is not available: its commands are not loaded", game_id)
+        return
+    await bot.add_cog(cog_class(bot))

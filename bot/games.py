@@ -1,0 +1,235 @@
+"""``GameUI``: what a cog tells the shared table machinery about its game.
+
+The machinery in ``bot/`` is the same for every game; a game's cog subclasses
+``GameUI`` with its engine, its slash-command name and the drawing of its table
+from the engine's **public** view. The only hook that ever sees a seat view is
+``hand_context``, and it is only drawn into that player's DM or ephemeral
+message.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+import discord
+
+from bot import render
+from bot.autoplay import simple_action
+from bot.tables import LOBBY, PLAYING, Table
+from engine.core import Game
+from engine.registry import game_class
+
+
+class GameUI:
+    GAME_ID: ClassVar[str]
+    COMMAND: ClassVar[str]  # the slash command group: /jazz
+    COLOUR: ClassVar[discord.Colour] = render.COLOUR
+    RULES: ClassVar[str] = ""  # a short summary for /<game> rules (≤ ~1500 characters)
+    BLURB: ClassVar[str] = ""  # one line for /help
+
+    def __init__(self) -> None:
+        # Resolved through the registry so a cog module imports no engine at import time:
+        # a missing engine then only means that cog is not loaded.
+        self.ENGINE: type[Game] = game_class(self.GAME_ID)
+
+    @property
+    def title(self) -> str:
+        return self.ENGINE.TITLE
+
+    # -- game-specific hooks (override in the cog) ------------------------------
+
+    def policy(self, game: Game) -> int:
+        """The move played for a player who timed out or is away."""
+        return simple_action(game)
+
+    def heading(self, view: dict[str, Any]) -> str:
+        """A short line under the title: the deal and what it is about."""
+        return f"Deal {view.get('deal', 0) + 1}"
+
+    def draw_table(self, view: dict[str, Any], names: Sequence[str]) -> str:
+        """The middle of the table from the public view: trick, rows, sum, open card..."""
+        return ""
+
+    def seat_note(self, view: dict[str, Any], seat: int) -> str:
+        """A few public words about a seat next to its name (cards left, tricks...)."""
+        return ""
+
+    def hand_context(self, seat_view: dict[str, Any], names: Sequence[str]) -> str:
+        """What a player needs above their hand to choose (the trick to follow...)."""
+        return self.draw_table(seat_view, names)
+
+    def deal_end(self, view: dict[str, Any], names: Sequence[str]) -> str:
+        """How a deal that just ended looks (its last trick...), for its result message."""
+        return self.draw_table(view, names)
+
+    async def start_problem(self, table: Table, store: Any) -> str | None:
+        """Why this table cannot start now (AttackJack: a stake above someone's chips)."""
+        return None
+
+    def chips(self, game: Game) -> list[int]:
+        """Net chips per seat of a completed game (only AttackJack moves chips)."""
+        return [0] * game.players
+
+    def deal_headings(self, deals: int) -> list[str]:
+        return [f"D{d + 1}" for d in range(deals)]
+
+    # -- shared drawing ------------------------------------------------------------
+
+    def lobby_embed(self, table: Table) -> discord.Embed:
+        names = "\n".join(
+            f"{i + 1}. {discord.utils.escape_markdown(s.name)}"
+            + (" (host)" if s.user_id == table.host_id else "")
+            for i, s in enumerate(table.seats)) or "Nobody yet."
+        embed = discord.Embed(title=f"{self.title}: a new table", colour=self.COLOUR,
+                              description=self.lobby_text(table))
+        embed.add_field(name=f"Players ({len(table.seats)}, {table.player_range()} needed)",
+                        value=names, inline=False)
+        embed.add_field(name="Options", value=self.options_text(table), inline=False)
+        embed.set_footer(text=f"Table {table.table_id} · an idle lobby closes after "
+                              f"{int(table.lobby_idle // 60)} minutes")
+        return render.fit_embed(embed)
+
+    def lobby_text(self, table: Table) -> str:
+        return (f"Press **Join** to take a seat. {table.host_name} presses **Start** when "
+                f"{table.player_range()} players are seated.\n"
+                f"Closes {render.relative_time(table.lobby_deadline())} if nobody joins.")
+
+    def options_text(self, table: Table) -> str:
+        options = self.ENGINE.OPTIONS.from_dict(table.options).to_dict()
+        parts = [f"`{name}`: {_value_text(value)}" for name, value in options.items()]
+        parts.append(f"`hands`: {'by DM' if table.hands == 'dm' else 'My hand button only'}")
+        parts.append(f"`turn_timer`: {_minutes(table.turn_timer)}")
+        return " · ".join(parts)
+
+    def table_embed(self, table: Table, view: dict[str, Any]) -> discord.Embed:
+        """The public table: drawn from ``view`` (= ``game.public_view()``) only."""
+        embed = discord.Embed(title=f"{self.title} · {self.heading(view)}", colour=self.COLOUR)
+        middle = self.draw_table(view, table.names)
+        lines = [middle] if middle else []
+        if table.events:
+            lines.append("\n".join(f"› {e}" for e in table.events))
+        lines.append(self.turn_line(table, view))
+        embed.description = "\n\n".join(lines)
+        embed.add_field(name="Players", value=self.players_text(table, view), inline=False)
+        mode = "hands by DM" if table.hands == "dm" else "hands under My hand"
+        embed.set_footer(text=f"Table {table.table_id} · {mode} · My hand shows your cards")
+        return render.fit_embed(embed)
+
+    def turn_line(self, table: Table, view: dict[str, Any]) -> str:
+        if view.get("over"):
+            return "The game is over."
+        seat = view.get("to_act")
+        if seat is None or table.status != PLAYING:
+            return "The bot is playing…"
+        player = table.seats[seat]
+        line = f"➡️ **{discord.utils.escape_markdown(player.name)}** to play"
+        if player.away:
+            return line + " (away: the bot plays for them)"
+        if table.turn_deadline is not None:
+            line += f" · time runs out {render.relative_time(table.turn_deadline)}"
+        return line
+
+    def players_text(self, table: Table, view: dict[str, Any]) -> str:
+        totals = view.get("totals") or view.get("scores") or [0] * len(table.seats)
+        to_act = view.get("to_act")
+        lines = []
+        for seat, player in enumerate(table.seats):
+            marks = ("➡️ " if seat == to_act else "") + ("💤 " if player.away else "")
+            note = self.seat_note(view, seat)
+            lines.append(f"{marks}**{discord.utils.escape_markdown(player.name)}** "
+                         f"{totals[seat]:+d}" + (f" · {note}" if note else ""))
+        return "\n".join(lines)
+
+    def hand_embed(self, table: Table, seat_view: dict[str, Any], seat: int,
+                   link: str) -> discord.Embed:
+        """A player's private hand: for their DM or an ephemeral message only."""
+        legal = seat_view.get("legal") or []
+        embed = discord.Embed(title=f"Your hand · {self.title} · {self.heading(seat_view)}",
+                              colour=self.COLOUR)
+        parts = []
+        context = self.hand_context(seat_view, table.names)
+        if context:
+            parts.append(context)
+        parts.append(render.hand_lines(seat_view.get("hand") or [], legal))
+        parts.append(self.hand_status(table, seat_view, seat))
+        embed.description = "\n\n".join(parts)
+        where = f"{table.guild_name} › #{table.channel_name}".strip()
+        embed.add_field(name="Table", value=f"[{where or 'the table'}]({link})", inline=False)
+        embed.set_footer(text=f"Table {table.table_id}")
+        return render.fit_embed(embed)
+
+    def hand_status(self, table: Table, seat_view: dict[str, Any], seat: int) -> str:
+        if seat_view.get("over") or table.status != PLAYING:
+            return "The game is over."
+        if seat_view.get("legal"):
+            line = "**Your turn**: choose below."
+            if table.turn_deadline is not None:
+                line += f" Time runs out {render.relative_time(table.turn_deadline)}."
+            return line
+        to_act = seat_view.get("to_act")
+        if to_act is None:
+            return "Waiting for the bot…"
+        return f"Waiting for {discord.utils.escape_markdown(table.seats[to_act].name)}."
+
+    def deal_result_embed(self, table: Table, game: Game, deal: int) -> discord.Embed:
+        points = game.deal_points
+        names = table.names
+        embed = discord.Embed(title=f"{self.title} · deal {deal + 1} is over",
+                              colour=self.COLOUR)
+        scores = render.score_table(names, points[: deal + 1],
+                                    _running(points[: deal + 1], len(names)),
+                                    self.deal_headings(deal + 1))
+        # How the deal ended (the last trick...), from the public view, above the scores.
+        end = self.deal_end(game.public_view(), names) if len(points) == deal + 1 else ""
+        embed.description = f"{end}\n{scores}" if end else scores
+        return render.fit_embed(embed)
+
+    def final_embed(self, table: Table, game: Game) -> discord.Embed:
+        names = table.names
+        winners = game.winners()
+        embed = discord.Embed(title=f"{self.title} · final result", colour=render.GOLD)
+        if winners:
+            who = " and ".join(f"**{discord.utils.escape_markdown(names[w])}**" for w in winners)
+            head = f"🏆 {who} {'win' if len(winners) > 1 else 'wins'}!"
+        else:
+            head = "Nobody wins this time."
+        table_text = render.score_table(names, game.deal_points, game.totals,
+                                        self.deal_headings(len(game.deal_points)))
+        embed.description = f"{head}\n{table_text}"
+        embed.add_field(name="Standings",
+                        value=render.standings(names, game.totals, winners), inline=False)
+        return render.fit_embed(embed)
+
+    def rules_text(self, options: dict[str, Any] | None) -> str:
+        text = self.RULES.strip()
+        fields = self.ENGINE.OPTIONS.__dataclass_fields__
+        current = self.ENGINE.OPTIONS.from_dict(options or {}).to_dict()
+        lines = [f"• `{name}` = {_value_text(current[name])}: {f.metadata.get('help', '')}"
+                 for name, f in fields.items()]
+        return render.clip(f"{text}\n\n**Options**\n" + "\n".join(lines), 1900)
+
+
+def _running(points: Sequence[Sequence[int]], players: int) -> list[int]:
+    return [sum(deal[seat] for deal in points) for seat in range(players)]
+
+
+def _value_text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(value)
+
+
+def _minutes(seconds: float) -> str:
+    if seconds <= 0:
+        return "off"
+    if seconds % 60 == 0:
+        return f"{int(seconds // 60)} min"
+    return f"{seconds:g} s"
+
+
+def game_status_text(table: Table, ui: GameUI) -> str:
+    """One line for /status and stale answers."""
+    if table.status == LOBBY:
+        return f"A {ui.title} lobby with {len(table.seats)} seated, hosted by {table.host_name}."
+    return f"{ui.title} is being played by {', '.join(table.names)}."

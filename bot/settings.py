@@ -1,0 +1,84 @@
+"""Settings from the environment or a ``.env`` file, and the bot's timing knobs.
+
+Only ``DISCORD_TOKEN`` is required. Everything else has a default so a new user
+can start the bot with one line in ``.env``.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from dotenv import find_dotenv, load_dotenv
+
+MISSING_TOKEN_HELP = (
+    "cardtable cannot start: DISCORD_TOKEN is not set. Create an application at "
+    "https://discord.com/developers/applications, open its Bot page, press \"Reset Token\" "
+    "and copy the token; then put the line DISCORD_TOKEN=<your token> into a file named .env "
+    "in the folder you start the bot from (copy .env.example to begin), or export it in your "
+    "shell, and run `python -m bot` again. docs/running-the-bot.md explains every step, "
+    "including the invite link that adds the bot to your server."
+)
+
+
+class SettingsError(SystemExit):
+    """A setting that stops the bot from starting; the text explains how to fix it."""
+
+
+@dataclass(frozen=True)
+class Timing:
+    """Pauses and timers in seconds. Tests set the pauses to 0 so nothing sleeps."""
+
+    pause: float = 1.5  # before a move the bot plays itself, so people can follow
+    edit_interval: float = 1.0  # table edits closer together than this are merged
+    turn_timer: int = 300  # default seconds a player has for a move
+    lobby_idle: float = 15 * 60  # a lobby without activity for this long expires
+    retire_after: float = 50 * 60  # a table message this old is replaced by a fresh one
+    lock_patience: float = 2.0  # wait this long for a busy table before deferring a click
+
+
+@dataclass(frozen=True)
+class Settings:
+    token: str
+    database_path: Path
+    dev_guild_id: int | None
+    log_level: int
+    timing: Timing = Timing()
+
+
+def load_settings(env: Mapping[str, str] | None = None, dotenv: bool = True) -> Settings:
+    """Read the settings; a missing token raises ``SettingsError`` with the explanation."""
+    if env is None:
+        if dotenv:
+            # The .env of the folder the bot is started from; the environment wins.
+            load_dotenv(find_dotenv(usecwd=True), override=False)
+        env = os.environ
+    token = env.get("DISCORD_TOKEN", "").strip()
+    if not token:
+        raise SettingsError(MISSING_TOKEN_HELP)
+    return Settings(
+        token=token,
+        database_path=Path(env.get("DATABASE_PATH", "").strip() or "data/cardtable.db"),
+        dev_guild_id=_guild_id(env.get("DEV_GUILD_ID", "")),
+        log_level=_log_level(env.get("LOG_LEVEL", "")),
+    )
+
+
+def _guild_id(raw: str) -> int | None:
+    raw = raw.strip()
+    if not raw:
+        return None
+    if not raw.isdigit():
+        raise SettingsError(f"DEV_GUILD_ID must be a server id (digits only), not {raw!r}.")
+    return int(raw)
+
+
+def _log_level(raw: str) -> int:
+    name = raw.strip().upper() or "INFO"
+    level = logging.getLevelName(name)
+    if not isinstance(level, int):
+        raise SettingsError(f"LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, not {raw!r}.")
+    return level

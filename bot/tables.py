@@ -1,0 +1,504 @@
+"""Table sessions: one table per channel, lobby → playing → finished.
+
+``Table`` is the whole state of one table and the rules of the session around
+the game (who may join, start, move; timers; away players). It does no I/O, so
+every rule here is tested with a fake clock and no Discord. ``TableManager``
+keeps the live tables by channel and by id, one ``asyncio.Lock`` per table, and
+persists them through the storage interface.
+
+Two counters: ``version`` is the storage row's version (optimistic locking of
+saves; every save bumps it), ``step`` counts the changes players can see (joins,
+moves, deals). Components carry ``step``: a click drawn at an older step is
+stale, while a save that changes nothing visible (a reminder sent, a message id)
+does not make anybody's menu stale.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import secrets
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from typing import Any, Protocol
+
+from bot.autoplay import Policy, simple_action
+from bot.render import label
+from engine.core import PASS, Game, OptionError, RulesError, action_code, parse_action
+
+log = logging.getLogger(__name__)
+
+LOBBY, PLAYING, FINISHED, STOPPED = "lobby", "playing", "finished", "stopped"
+ACTIVE = (LOBBY, PLAYING)
+HANDS_MODES = ("dm", "channel")
+AWAY_AFTER = 3  # expiries in a row before a player is marked away
+MAX_EVENTS = 3  # "what just happened" lines kept for the table message
+
+
+class TableError(Exception):
+    """A request the table refuses; the text is one sentence for the user. Nothing changed."""
+
+
+class StaleClick(TableError):
+    """A component drawn for an older state of the table."""
+
+
+@dataclass
+class Seat:
+    user_id: int
+    name: str
+    dm_channel_id: int | None = None
+    dm_closed: bool = False
+    away: bool = False
+    left: bool = False
+    expiries: int = 0
+    hand_message_id: int | None = None  # the DM that holds this player's live menu
+
+
+@dataclass
+class Table:
+    table_id: str
+    game_id: str
+    engine: type[Game]
+    guild_id: int | None
+    channel_id: int
+    host_id: int
+    created_at: float
+    options: dict[str, Any] = field(default_factory=dict)
+    hands: str = "dm"
+    turn_timer: float = 300.0
+    lobby_idle: float = 900.0
+    guild_name: str = ""
+    channel_name: str = ""
+    status: str = LOBBY
+    version: int = 0
+    step: int = 0
+    seats: list[Seat] = field(default_factory=list)
+    rng: random.Random = field(default_factory=lambda: random.Random(secrets.randbits(64)))
+    game: Game | None = None
+    started_at: float | None = None
+    last_activity: float = 0.0
+    message_id: int | None = None
+    message_posted_at: float = 0.0
+    turn_deadline: float | None = None
+    reminder_at: float | None = None
+    events: list[str] = field(default_factory=list)
+    deals_reported: int = 0
+    stopped_by: int | None = None
+
+    # -- who is here ----------------------------------------------------------
+
+    @property
+    def title(self) -> str:
+        return self.engine.TITLE
+
+    @property
+    def names(self) -> list[str]:
+        return [s.name for s in self.seats]
+
+    def seat_of(self, user_id: int) -> int | None:
+        for index, seat in enumerate(self.seats):
+            if seat.user_id == user_id:
+                return index
+        return None
+
+    def seated(self, user_id: int) -> int:
+        index = self.seat_of(user_id)
+        if index is None:
+            raise TableError("You are not seated at this table.")
+        return index
+
+    @property
+    def host_name(self) -> str:
+        index = self.seat_of(self.host_id)
+        return self.seats[index].name if index is not None else "the host"
+
+    @property
+    def count_fits(self) -> bool:
+        return self.engine.MIN_PLAYERS <= len(self.seats) <= self.engine.MAX_PLAYERS
+
+    @property
+    def to_act(self) -> int | None:
+        if self.status != PLAYING or self.game is None or self.game.is_over:
+            return None
+        return self.game.to_act
+
+    # -- lobby ----------------------------------------------------------------
+
+    def lobby_deadline(self) -> float:
+        return self.last_activity + self.lobby_idle
+
+    def join(self, user_id: int, name: str, now: float) -> None:
+        self._require_lobby()
+        if self.seat_of(user_id) is not None:
+            raise TableError("You are already seated at this table.")
+        if len(self.seats) >= self.engine.MAX_PLAYERS:
+            raise TableError(f"The table is full: {self.title} is for at most "
+                             f"{self.engine.MAX_PLAYERS} players.")
+        self.seats.append(Seat(user_id, name))
+        self._touch(now)
+
+    def leave(self, user_id: int, now: float) -> str:
+        """Leave; returns "left", "empty" (a lobby nobody is left in) or "away" (mid-game)."""
+        index = self.seated(user_id)
+        if self.status == PLAYING:
+            # Decision: leaving a running game hands the seat to the bot (like away) so
+            # the others can finish; acting again takes the seat back.
+            seat = self.seats[index]
+            seat.away = seat.left = True  # no step: nobody's menu changes
+            self.events.append(f"{seat.name} left: I play their seat from now on.")
+            del self.events[:-MAX_EVENTS]
+            return "away"
+        self._require_lobby()
+        del self.seats[index]
+        self._touch(now)
+        if not self.seats:
+            return "empty"
+        if user_id == self.host_id:
+            self.host_id = self.seats[0].user_id  # the longest-seated player hosts now
+        return "left"
+
+    def start(self, user_id: int, now: float) -> None:
+        self._require_lobby()
+        if user_id != self.host_id:
+            raise TableError(f"Only the host, {self.host_name}, can start the game.")
+        if not self.count_fits:
+            raise TableError(f"{self.title} needs {self.player_range()} players: "
+                             f"{len(self.seats)} seated.")
+        try:
+            options = self.engine.OPTIONS.from_dict(self.options, len(self.seats))
+            # The first dealer is drawn by lot (each rules file); seats keep join order.
+            game = self.engine(len(self.seats), options, self.rng.randrange(len(self.seats)))
+        except (OptionError, RulesError) as error:
+            raise TableError(str(error)) from None
+        self.game = game
+        self.status = PLAYING
+        self.started_at = now
+        self.events = []
+        self.step += 1
+        self.last_activity = now
+
+    def player_range(self) -> str:
+        low, high = self.engine.MIN_PLAYERS, self.engine.MAX_PLAYERS
+        return str(low) if low == high else f"{low} to {high}"
+
+    def _require_lobby(self) -> None:
+        if self.status == PLAYING:
+            raise TableError("The game has already started.")
+        if self.status != LOBBY:
+            raise TableError("This table is closed.")
+
+    def _touch(self, now: float) -> None:
+        self.step += 1
+        self.last_activity = now
+
+    # -- moves ----------------------------------------------------------------
+
+    def require_playing(self) -> Game:
+        if self.status == LOBBY:
+            raise TableError("The game has not started yet.")
+        if self.status != PLAYING or self.game is None:
+            raise TableError("This game is over." if self.status == FINISHED
+                             else "This table was stopped.")
+        return self.game
+
+    def check_move(self, user_id: int, step: int, code: str) -> tuple[int, int]:
+        """The seat and action of a click, or ``TableError``/``StaleClick``; changes nothing."""
+        game = self.require_playing()
+        seat = self.seated(user_id)
+        if step != self.step:
+            raise StaleClick("That menu is out of date: the table has moved on.")
+        to_act = game.to_act
+        if to_act != seat:
+            who = self.seats[to_act].name if to_act is not None else "nobody"
+            raise TableError(f"It is not your turn: it is {who}'s.")
+        try:
+            action = parse_action(code)
+        except RulesError as error:
+            raise TableError(str(error)) from None
+        if action not in game.legal_actions():
+            raise TableError(game.why_illegal(action))
+        return seat, action
+
+    def apply(self, seat: int, action: int, now: float, by: str = "player") -> None:
+        """Apply a checked action; ``by`` is "player", "timer", "away" or "forced"."""
+        game = self.require_playing()
+        game.apply(seat, action)
+        player = self.seats[seat]
+        if by == "player":
+            player.expiries = 0
+            player.away = player.left = False
+        self.events.append(self._event_text(seat, action, by))
+        self._after_step(now)
+
+    def _event_text(self, seat: int, action: int, by: str) -> str:
+        name = self.seats[seat].name
+        code = action_code(action)
+        verb = {"pass": "passed", "stop": "stopped the round", "take": "took the open card",
+                "stand": "stood"}.get(code)
+        if verb is None:
+            verb = f"played {label(code)}"
+        if by == "timer":
+            return f"⏰ {name} ran out of time: I {verb} for them."
+        if by == "away":
+            return f"💤 {name} is away: I {verb} for them."
+        if by == "forced":
+            return f"{name} {verb} (nothing else was possible)."
+        return f"{name} {verb}."
+
+    def _after_step(self, now: float) -> None:
+        self.step += 1
+        self.last_activity = now
+        del self.events[:-MAX_EVENTS]
+        self.arm_turn_timer(now)
+
+    # -- automation -------------------------------------------------------------
+
+    def automation(self) -> str | None:
+        """What the bot must do itself: finish, deal, auto, abandon, forced, away; None = wait."""
+        if self.status != PLAYING or self.game is None:
+            return None
+        game = self.game
+        if game.is_over:
+            return "finish"
+        if game.needs_deal:
+            return "deal"
+        if game.has_auto_step:
+            return "auto"
+        if all(seat.away for seat in self.seats):
+            return "abandon"  # nobody is left to play for: stop rather than play alone
+        to_act = game.to_act
+        if to_act is None:
+            return None
+        if game.legal_actions() == [PASS]:
+            return "forced"
+        if self.seats[to_act].away:
+            return "away"
+        return None
+
+    def run_automation(self, kind: str, now: float, policy: Policy = simple_action) -> None:
+        game = self.require_playing()
+        if kind == "deal":
+            game.start_deal(game.random_deal(self.rng))
+            self.events = [f"Deal {len(game.deal_points)} is dealt."]
+            self._after_step(now)
+        elif kind == "auto":
+            game.auto_step()
+            self._after_step(now)
+        elif kind in ("forced", "away"):
+            seat = game.to_act
+            assert seat is not None
+            self.apply(seat, PASS if kind == "forced" else policy(game), now, by=kind)
+        else:
+            raise ValueError(f"not an automatic step: {kind}")
+
+    def completed_deals(self) -> int:
+        """How many deals have ended (their points are final)."""
+        if self.game is None:
+            return 0
+        started = len(self.game.deal_points)
+        ended = self.game.is_over or self.game.needs_deal
+        return started if ended else max(0, started - 1)
+
+    def take_deal_reports(self) -> list[int]:
+        """The deals whose result is still to be posted, marked as posted (at most once:
+        the caller saves before posting). The last deal of a game is left to the final
+        result."""
+        if self.game is None:
+            return []
+        done = self.completed_deals()
+        last = done - 1 if self.game.is_over else done
+        new = list(range(self.deals_reported, last))
+        self.deals_reported = max(self.deals_reported, last)
+        return new
+
+    # -- time ----------------------------------------------------------------------
+
+    def arm_turn_timer(self, now: float) -> None:
+        """A fresh turn timer when a player (not the bot) must act, else none."""
+        if self.to_act is not None and self.automation() is None and self.turn_timer > 0:
+            self.turn_deadline = now + self.turn_timer
+            self.reminder_at = now + self.turn_timer / 2
+        else:
+            self.turn_deadline = self.reminder_at = None
+
+    def time_out(self, now: float, policy: Policy = simple_action) -> int:
+        """The turn timer expired: play for the seat to act; returns that seat."""
+        game = self.require_playing()
+        seat = game.to_act
+        if seat is None:
+            raise TableError("Nobody is to act.")
+        player = self.seats[seat]
+        player.expiries += 1
+        if player.expiries >= AWAY_AFTER:
+            player.away = True  # played for from now on, until they act again
+        self.apply(seat, policy(game), now, by="timer")
+        return seat
+
+    def come_back(self, user_id: int) -> bool:
+        """A seated player showed up (opened their hand): no longer away. True if they were."""
+        index = self.seat_of(user_id)
+        if index is None or not self.seats[index].away:
+            return False
+        seat = self.seats[index]
+        seat.away = seat.left = False
+        seat.expiries = 0
+        return True
+
+    # -- plain data -----------------------------------------------------------------
+
+    def to_data(self) -> dict[str, Any]:
+        version, internal, gauss = self.rng.getstate()
+        return {
+            "table_id": self.table_id, "game_id": self.game_id, "guild_id": self.guild_id,
+            "channel_id": self.channel_id, "host_id": self.host_id,
+            "created_at": self.created_at, "options": self.options, "hands": self.hands,
+            "turn_timer": self.turn_timer, "lobby_idle": self.lobby_idle,
+            "guild_name": self.guild_name, "channel_name": self.channel_name,
+            "status": self.status, "step": self.step,
+            "seats": [asdict(s) for s in self.seats],
+            "rng": [version, list(internal), gauss],
+            "game": self.game.to_data() if self.game is not None else None,
+            "started_at": self.started_at, "last_activity": self.last_activity,
+            "message_id": self.message_id, "message_posted_at": self.message_posted_at,
+            "turn_deadline": self.turn_deadline, "reminder_at": self.reminder_at,
+            "events": list(self.events), "deals_reported": self.deals_reported,
+            "stopped_by": self.stopped_by,
+        }
+
+    @classmethod
+    def from_data(cls, data: dict[str, Any], engine: type[Game], version: int) -> Table:
+        """The table ``to_data`` saved; the game is replayed from its record."""
+        rng = random.Random()
+        rng_version, internal, gauss = data["rng"]
+        rng.setstate((rng_version, tuple(internal), gauss))
+        plain = {k: v for k, v in data.items() if k not in ("seats", "rng", "game")}
+        table = cls(engine=engine, version=version, rng=rng,
+                    seats=[Seat(**s) for s in data["seats"]], **plain)
+        if data.get("game") is not None:
+            table.game = engine.from_data(data["game"])
+        return table
+
+
+def new_table_id() -> str:
+    return secrets.token_hex(4)
+
+
+# ---------------------------------------------------------------------------- the manager
+
+
+class TableStore(Protocol):
+    """What the manager needs from storage (``bot.storage.Store`` provides it)."""
+
+    async def create_table(self, row: Any) -> Any: ...
+    async def save_table(self, table_id: str, status: str, data: dict[str, Any],
+                         expected_version: int) -> int: ...
+    async def close_table(self, table_id: str, status: str) -> Any: ...
+    async def load_active_tables(self) -> list[Any]: ...
+
+
+@dataclass
+class RestoreProblem:
+    table_id: str
+    channel_id: int | None
+    guild_id: int | None
+    reason: str
+
+
+class TableManager:
+    """The live tables, one per channel (a thread counts as a channel), and their locks."""
+
+    def __init__(self, store: TableStore, engines: Callable[[str], type[Game] | None],
+                 make_row: Callable[[Table], Any]):
+        self.store = store
+        self._engines = engines
+        self._make_row = make_row
+        self._by_channel: dict[int, Table] = {}
+        self._by_id: dict[str, Table] = {}
+        self._locks: dict[str, asyncio.Lock] = {}
+
+    def in_channel(self, channel_id: int) -> Table | None:
+        return self._by_channel.get(channel_id)
+
+    def get(self, table_id: str) -> Table | None:
+        return self._by_id.get(table_id)
+
+    def all(self) -> list[Table]:
+        return list(self._by_id.values())
+
+    def lock(self, table: Table) -> asyncio.Lock:
+        return self._locks.setdefault(table.table_id, asyncio.Lock())
+
+    def any_locked(self) -> bool:
+        return any(lock.locked() for lock in self._locks.values())
+
+    def tables_of(self, user_id: int) -> list[Table]:
+        return [t for t in self._by_id.values() if t.seat_of(user_id) is not None]
+
+    async def open(self, table: Table) -> None:
+        """Register a new lobby; refuse a second table in the same channel."""
+        other = self._by_channel.get(table.channel_id)
+        if other is not None:
+            raise TableError(f"There is already a table of {other.title} in this channel.")
+        self._register(table)
+        try:
+            await self.store.create_table(self._make_row(table))
+        except Exception:
+            self._unregister(table)
+            raise
+
+    async def save(self, table: Table) -> None:
+        """Persist the table; the storage refuses a stale version (``VersionConflict``)."""
+        table.version = await self.store.save_table(
+            table.table_id, table.status, table.to_data(), table.version)
+
+    async def close(self, table: Table) -> None:
+        """Save the final state and forget the table (it stays in storage, closed)."""
+        try:
+            await self.save(table)
+            await self.store.close_table(table.table_id, table.status)
+        finally:
+            self._unregister(table)
+
+    def forget(self, table: Table) -> None:
+        self._unregister(table)
+
+    async def restore(self) -> tuple[list[Table], list[RestoreProblem]]:
+        """Load every active table; a row that cannot be restored is reported, not raised."""
+        restored, problems = [], []
+        for row in await self.store.load_active_tables():
+            data = getattr(row, "data", None)
+            if not isinstance(data, dict):  # storage's CorruptTable
+                problems.append(RestoreProblem(row.table_id, getattr(row, "channel_id", None),
+                                               getattr(row, "guild_id", None),
+                                               str(getattr(row, "error", "unreadable data"))))
+                continue
+            try:
+                table = self._restore_one(row, data)
+            except Exception as error:  # one broken table must not stop the others
+                log.exception("cannot restore table %s", row.table_id)
+                problems.append(RestoreProblem(row.table_id, row.channel_id, row.guild_id,
+                                               str(error) or type(error).__name__))
+                continue
+            self._register(table)
+            restored.append(table)
+        return restored, problems
+
+    def _restore_one(self, row: Any, data: dict[str, Any]) -> Table:
+        engine = self._engines(data["game_id"])
+        if engine is None:
+            raise TableError(f"The game {data['game_id']!r} is not available in this build.")
+        table = Table.from_data(data, engine, row.version)
+        table.status = row.status
+        return table
+
+    def _register(self, table: Table) -> None:
+        self._by_channel[table.channel_id] = table
+        self._by_id[table.table_id] = table
+
+    def _unregister(self, table: Table) -> None:
+        if self._by_channel.get(table.channel_id) is table:
+            del self._by_channel[table.channel_id]
+        self._by_id.pop(table.table_id, None)
+        self._locks.pop(table.table_id, None)

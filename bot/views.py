@@ -1,0 +1,171 @@
+"""Persistent components: ``DynamicItem`` buttons and selects built from ``custom_ids``.
+
+Nothing about a component is kept in memory: its custom_id says which table,
+which step and what it does, so a click is routed the same way before and after
+a restart. The callbacks only hand the click to the ``Croupier``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot import custom_ids, render
+from engine import cards
+
+if TYPE_CHECKING:
+    from bot.croupier import Croupier
+
+SELECT_OPTIONS = 25
+MAX_ROWS = 5
+KEYWORD_LABELS = {"pass": "Pass", "stop": "Stop and score", "take": "Take the open card",
+                  "stand": "Stand"}
+_LOBBY_STYLE = {
+    "join": (discord.ButtonStyle.success, "Join"),
+    "leave": (discord.ButtonStyle.secondary, "Leave"),
+    "start": (discord.ButtonStyle.primary, "Start"),
+    "cancel": (discord.ButtonStyle.danger, "Cancel"),
+}
+
+
+def croupier_of(interaction: discord.Interaction) -> Croupier:
+    return interaction.client.croupier  # type: ignore[attr-defined]
+
+
+class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=custom_ids.LOBBY_TEMPLATE):
+    def __init__(self, table_id: str, step: int, action: str, disabled: bool = False):
+        style, label = _LOBBY_STYLE[action]
+        super().__init__(discord.ui.Button(
+            style=style, label=label, disabled=disabled,
+            custom_id=custom_ids.lobby(table_id, step, action)))
+        self.table_id, self.step, self.action = table_id, step, action
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+                             match: re.Match[str], /) -> LobbyButton:
+        return cls(match["table"], int(match["version"]), match["action"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await croupier_of(interaction).lobby_click(interaction, self.table_id, self.step,
+                                                   self.action)
+
+
+class HandButton(discord.ui.DynamicItem[discord.ui.Button], template=custom_ids.HAND_TEMPLATE):
+    def __init__(self, table_id: str, step: int):
+        super().__init__(discord.ui.Button(
+            style=discord.ButtonStyle.primary, label="My hand", emoji="🂠",
+            custom_id=custom_ids.hand(table_id, step)))
+        self.table_id, self.step = table_id, step
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+                             match: re.Match[str], /) -> HandButton:
+        return cls(match["table"], int(match["version"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await croupier_of(interaction).hand_click(interaction, self.table_id)
+
+
+class MoveSelect(discord.ui.DynamicItem[discord.ui.Select], template=custom_ids.PLAY_TEMPLATE):
+    def __init__(self, table_id: str, step: int, group: int,
+                 options: Sequence[discord.SelectOption] = (), placeholder: str = "Play a card…"):
+        super().__init__(discord.ui.Select(
+            custom_id=custom_ids.play(table_id, step, group), placeholder=placeholder,
+            options=list(options) or [discord.SelectOption(label="—", value="none")],
+            min_values=1, max_values=1))
+        self.table_id, self.step = table_id, step
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select,
+                             match: re.Match[str], /) -> MoveSelect:
+        return cls(match["table"], int(match["version"]), int(match["group"]), item.options)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        values = self.item.values
+        code = values[0] if values else ""
+        await croupier_of(interaction).move_click(interaction, self.table_id, self.step, code)
+
+
+class ActButton(discord.ui.DynamicItem[discord.ui.Button], template=custom_ids.ACT_TEMPLATE):
+    def __init__(self, table_id: str, step: int, code: str):
+        super().__init__(discord.ui.Button(
+            style=discord.ButtonStyle.secondary if code == "pass" else discord.ButtonStyle.primary,
+            label=KEYWORD_LABELS.get(code) or render.label(code),
+            custom_id=custom_ids.act(table_id, step, code)))
+        self.table_id, self.step, self.code = table_id, step, code
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+                             match: re.Match[str], /) -> ActButton:
+        return cls(match["table"], int(match["version"]), match["code"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await croupier_of(interaction).move_click(interaction, self.table_id, self.step,
+                                                  self.code)
+
+
+DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
+    LobbyButton, HandButton, MoveSelect, ActButton)
+
+
+# ------------------------------------------------------------------------- builders
+
+
+def lobby_view(table_id: str, step: int, can_start: bool) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    for action in custom_ids.LOBBY_ACTIONS:
+        view.add_item(LobbyButton(table_id, step, action,
+                                  disabled=action == "start" and not can_start))
+    return view
+
+
+def table_view(table_id: str, step: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(HandButton(table_id, step))
+    return view
+
+
+def action_groups(legal: Sequence[str]) -> tuple[list[list[str]], list[str]]:
+    """Legal codes split into select groups (≤ 25 cards each) and keyword buttons.
+
+    One select when the cards fit; otherwise one select per suit, so a long list
+    stays easy to scan on a phone. At most four selects plus a row of buttons.
+    """
+    keywords = [c for c in legal if c in KEYWORD_LABELS]
+    played = [c for c in legal if c not in KEYWORD_LABELS]
+    played.sort(key=lambda c: cards.sort_key(cards.parse_card(c)))
+    if len(played) <= SELECT_OPTIONS:
+        groups = [played] if played else []
+    else:
+        by_suit: dict[str, list[str]] = {}
+        for code in played:
+            by_suit.setdefault(code[-1], []).append(code)
+        groups = [g[i:i + SELECT_OPTIONS] for g in by_suit.values()
+                  for i in range(0, len(g), SELECT_OPTIONS)]
+    if len(groups) > MAX_ROWS - (1 if keywords else 0):
+        raise ValueError("too many legal actions to offer")
+    return groups, keywords
+
+
+def hand_view(table_id: str, step: int, legal: Sequence[str]) -> discord.ui.View | None:
+    """The menu of exactly the legal actions, or None when there is nothing to choose."""
+    if not legal:
+        return None
+    groups, keywords = action_groups(legal)
+    view = discord.ui.View(timeout=None)
+    for index, group in enumerate(groups):
+        suit = _suit_symbol(group[0]) if len(groups) > 1 else ""
+        options = [discord.SelectOption(label=render.label(code), value=code) for code in group]
+        view.add_item(MoveSelect(table_id, step, index, options,
+                                 placeholder=f"Play a card {suit}…".replace(" …", "…")))
+    for code in keywords:
+        view.add_item(ActButton(table_id, step, code))
+    return view
+
+
+def _suit_symbol(code: str) -> str:
+    index = cards.SUIT_LETTERS.find(code[-1]) if code != "JK" else -1
+    return cards.SUIT_SYMBOLS[index] if index >= 0 else "🃏"
