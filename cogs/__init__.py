@@ -1,0 +1,1 @@
+"""One cog per game (its slash commands and drawing), plus /help."""

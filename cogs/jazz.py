@@ -1,0 +1,98 @@
+"""Jazz at a Discord table: the drawing of its public table (tricks, Sevens rows)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from discord.ext import commands
+
+from bot import render
+from bot.gamecog import GameCog, add_game_cog
+from bot.games import GameUI
+from engine.cards import SUIT_LETTERS, SUIT_SYMBOLS
+
+RULES = """\
+**Jazz** — 3 to 7 players, six deals; the highest total wins.
+**Deals 1–5 are trick deals.** Follow suit if you can, otherwise play anything; no trumps, \
+the highest card of the suit led wins and leads next. Each deal has its penalty: \
+1) −1 a trick, 2) −1 a club, 3) −5 a queen, 4) −15 for the king of clubs, 5) −20 for the \
+last trick.
+**Deal 6 is Sevens.** A seven starts its suit's row; build up from the 8 to the ace and down \
+from the 6 to the 2, each card next to the row's end. Play if you can (your choice of card); \
+pass only when nothing fits (−1 a pass). The first to empty their hand gets the bonus and the \
+match ends.
+"""
+
+
+class JazzUI(GameUI):
+    GAME_ID = "jazz"
+    COMMAND = "jazz"
+    RULES = RULES
+    BLURB = "3–7 players: five penalty trick deals, then Sevens."
+
+    def heading(self, view: dict[str, Any]) -> str:
+        return f"deal {view['deal'] + 1} of 6: {view['deal_name']}"
+
+    def draw_table(self, view: dict[str, Any], names: Sequence[str]) -> str:
+        if view["deal_kind"] == "sevens":
+            return self._rows(view)
+        return self._tricks(view, names)
+
+    def _tricks(self, view: dict[str, Any], names: Sequence[str]) -> str:
+        lines = []
+        trick = view["trick"]
+        if trick:
+            played = " · ".join(f"{render.label(t['card'])} {names[t['seat']]}" for t in trick)
+            lines.append(f"**Trick**: {played}")
+        elif view["to_act"] is not None:
+            lines.append(f"**Trick**: {names[view['to_act']]} leads.")
+        last = self.deal_end(view, names)
+        if last:
+            lines.append(last)
+        return "\n".join(lines)
+
+    def _rows(self, view: dict[str, Any]) -> str:
+        lines = ["**Sevens rows**"]
+        for letter, symbol in zip(SUIT_LETTERS, SUIT_SYMBOLS, strict=True):
+            row = view["rows"].get(letter)
+            if row is None:
+                lines.append(f"{symbol}  —")
+            elif row[0] == row[1]:
+                lines.append(f"{symbol}  {render.label(row[0])}")
+            else:
+                lines.append(f"{symbol}  {render.label(row[0])} … {render.label(row[1])}")
+        return "\n".join(lines)
+
+    def deal_end(self, view: dict[str, Any], names: Sequence[str]) -> str:
+        # Between deals the view already names the next deal: only the last trick is news.
+        last = view["last_trick"]
+        if not last:
+            return ""
+        cards_ = " ".join(render.label(t["card"]) for t in last["cards"])
+        return f"Last trick: {cards_} → {names[last['winner']]}"
+
+    def seat_note(self, view: dict[str, Any], seat: int) -> str:
+        cards_left = view["hand_sizes"][seat]
+        if view["deal_kind"] == "sevens":
+            return f"{cards_left} cards · {view['passes'][seat]} passes"
+        return f"{cards_left} cards · {view['tricks_taken'][seat]} tricks"
+
+    def hand_context(self, seat_view: dict[str, Any], names: Sequence[str]) -> str:
+        text = self.draw_table(seat_view, names)
+        led = seat_view.get("led_suit")
+        if led and seat_view.get("legal"):
+            text += f"\nFollow {SUIT_SYMBOLS[SUIT_LETTERS.index(led)]} if you can."
+        return text
+
+    def deal_headings(self, deals: int) -> list[str]:
+        # Deal names, not card labels: a label here would look like a card in the channel.
+        return ["Trk", "Clb", "Qns", "King", "Last", "7s"][:deals]
+
+
+class JazzCog(GameCog):
+    UI = JazzUI
+
+
+async def setup(bot: commands.Bot) -> None:
+    await add_game_cog(bot, JazzCog)
