@@ -33,6 +33,9 @@ EXTENSIONS: dict[str, str | None] = {
     "cogs.jacko": "jacko",
     "cogs.california_jack": "california_jack",
     "cogs.attackjack": "attackjack",
+    "cogs.leaderboard": None,
+    "cogs.stats": None,
+    "cogs.history": None,
 }
 TREE_HASH_KEY = "command_tree_hash"
 

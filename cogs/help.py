@@ -24,7 +24,10 @@ def help_embed(bot: commands.Bot) -> discord.Embed:
         "**My hand** on the table instead (only you see it).\n"
         "4. The table message shows whose turn it is; if time runs out, the bot plays for you.\n\n"
         "**Commands of every game**: `start` · `join` · `leave` · `hand` (your hand again) · "
-        "`stop` (host or moderators) · `rules` · `status`."
+        "`stop` (host or moderators) · `rules` · `status`.\n\n"
+        "**Results**: `/leaderboard` (ratings per game, this server or everywhere) · "
+        "`/stats` · `/history` (recent games, each downloadable as a record that "
+        "`python -m engine replay` checks) · `/chips` (AttackJack balances)."
     )
     return render.fit_embed(embed)
 

@@ -1,0 +1,105 @@
+"""Pages of a long list (leaderboards, chip balances) as Discord messages.
+
+A page is drawn from the database on every click, so nothing about it lives in
+memory: a navigation button's custom_id names the page it leads to, and the
+click is served the same way before and after a restart. The list may have
+changed since the message was drawn; ``Page.of`` clamps a stale page number to
+the list as it is now instead of failing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+
+PAGE_SIZE = 10
+MAX_PAGE = 999_999  # custom_ids carry at most six digits of page number
+
+# Navigation actions; "me" jumps to the page of the person the message is for.
+NAV_LABELS = {"first": "⏮ First", "prev": "◀ Prev", "next": "Next ▶", "last": "Last ⏭",
+              "me": "My rank"}
+NAV_PATTERN = "(?P<action>first|prev|next|last|me):(?P<page>\\d{1,6})"
+
+
+@dataclass(frozen=True)
+class Page:
+    """One page of a list of ``total`` entries (there is always a page 0, even if empty)."""
+
+    index: int
+    total: int
+    size: int = PAGE_SIZE
+
+    @classmethod
+    def of(cls, index: int, total: int, size: int = PAGE_SIZE) -> Page:
+        """Page ``index`` clamped into the list as it is now."""
+        return cls(min(max(0, index), _pages(total, size) - 1, MAX_PAGE), total, size)
+
+    @classmethod
+    def of_rank(cls, rank: int, total: int, size: int = PAGE_SIZE) -> Page:
+        """The page on which the entry ranked ``rank`` (from 1) stands."""
+        return cls.of((rank - 1) // size, total, size)
+
+    @property
+    def count(self) -> int:
+        return _pages(self.total, self.size)
+
+    @property
+    def offset(self) -> int:
+        return self.index * self.size
+
+    @property
+    def first(self) -> bool:
+        return self.index == 0
+
+    @property
+    def last(self) -> bool:
+        return self.index >= self.count - 1
+
+    def shows(self, rank: int) -> bool:
+        """Whether the entry ranked ``rank`` (from 1) is on this page."""
+        return self.offset < rank <= self.offset + self.size
+
+    def target(self, action: str) -> int:
+        """The page a navigation button leads to."""
+        wanted = {"first": 0, "prev": self.index - 1, "next": self.index + 1,
+                  "last": self.count - 1}[action]
+        return min(max(0, wanted), self.count - 1)  # never a page that does not exist
+
+    def disabled(self, action: str) -> bool:
+        """A button that would lead nowhere is shown disabled, so the row keeps its shape."""
+        return self.first if action in ("first", "prev") else self.last
+
+    def label(self) -> str:
+        return f"Page {self.index + 1} of {self.count}"
+
+
+def _pages(total: int, size: int) -> int:
+    return max(1, -(-total // size))  # ceiling division; an empty list still has a page
+
+
+ItemFactory = Callable[[str, int, bool], discord.ui.Item[Any]]  # action, target page, disabled
+
+
+def nav_view(page: Page, make_item: ItemFactory, me: int | None = None) -> discord.ui.View | None:
+    """A row of navigation buttons, or None when one page holds the whole list.
+
+    ``me`` is the page of the person the message is drawn for (None: not on the list);
+    it adds a "My rank" button, disabled while that page is shown.
+    """
+    if page.count == 1:
+        return None
+    view = discord.ui.View(timeout=None)
+    for action in ("first", "prev", "next", "last"):
+        view.add_item(make_item(action, page.target(action), page.disabled(action)))
+    if me is not None:
+        view.add_item(make_item("me", me, me == page.index))
+    return view
+
+
+def nav_button(action: str, custom_id: str, disabled: bool) -> discord.ui.Button[Any]:
+    style = discord.ButtonStyle.primary if action == "me" else discord.ButtonStyle.secondary
+    return discord.ui.Button(style=style, label=NAV_LABELS[action], custom_id=custom_id,
+                             disabled=disabled)

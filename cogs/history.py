@@ -1,0 +1,241 @@
+"""``/history [user] [game]``: recent games of this channel (default) or of a player here.
+
+The answer is ephemeral (a lookup, not news for the channel): up to ten games,
+newest first, with their results, a button to page back to older ones, and a
+select that answers with a game's record as a JSON file (``records.md``), byte
+for byte as storage keeps it, so ``python -m engine replay`` can check the
+score. Components carry everything a click needs in their custom_id, so they
+keep working after a restart:
+
+* ``ct:hist:<c|u>:<channel or user id>:<game or ->:<before game id, 0 = newest>``
+* ``ct:rec`` — the download select; its values are game ids
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import render
+from bot.storage import GameSummary, SeatResult, Store
+from cogs.leaderboard import game_choices, game_title
+
+log = logging.getLogger(__name__)
+
+COG_NAME = "History"
+PAGE = 10  # games per page (a select holds at most 25 options)
+NAME_WIDTH = 20
+LINE_LIMIT = 350  # one game's line; ten of them stay far below an embed's 4096
+HISTORY_TEMPLATE = (r"ct:hist:(?P<kind>[cu]):(?P<target>\d{1,20}):(?P<game>[a-z_]{1,24}|-):"
+                    r"(?P<before>\d{1,20})")
+RECORD_ID = "ct:rec"
+NO_PINGS = discord.AllowedMentions.none()
+
+
+@dataclass(frozen=True)
+class Query:
+    """Which games a history page lists: a channel's or a user's, maybe of one game."""
+
+    kind: str  # "c": a channel's games, "u": a player's games on this server
+    target: int
+    game: str | None = None
+
+    def custom_id(self, before: int) -> str:
+        custom_id = f"ct:hist:{self.kind}:{self.target}:{self.game or '-'}:{before}"
+        if len(custom_id) > 100 or re.fullmatch(HISTORY_TEMPLATE, custom_id) is None:
+            raise ValueError(f"bad custom_id {custom_id!r}")
+        return custom_id
+
+    async def games(self, store: Store, guild_id: int | None, before: int) -> list[GameSummary]:
+        """One page and one game more (to know whether older games exist)."""
+        channel, user = (self.target, None) if self.kind == "c" else (None, self.target)
+        return await store.history(guild_id, channel_id=channel, user_id=user, game=self.game,
+                                   limit=PAGE + 1, before=before or None)
+
+
+def seat_text(seat: SeatResult) -> str:
+    name = discord.utils.escape_markdown(render.clip(seat.name or "?", NAME_WIDTH))
+    return (f"👑 **{name}** " if seat.won else f"{name} ") + f"{seat.points:+d}"
+
+
+def game_line(game: GameSummary) -> str:
+    when = discord.utils.format_dt(game.ended_at, "R")
+    head = f"`#{game.game_id}` **{game_title(game.game)}** · {when} · "
+    seats = " · ".join(seat_text(s) for s in game.players)
+    tail = "" if game.completed else " · *stopped early*"
+    return head + render.clip(seats, LINE_LIMIT - len(head) - len(tail)) + tail
+
+
+def option_for(game: GameSummary) -> discord.SelectOption:
+    names = ", ".join(s.name for s in game.players)
+    winners = ", ".join(s.name for s in game.winners) or "nobody"
+    ended = game.ended_at.strftime("%Y-%m-%d %H:%M UTC")
+    result = f"won by {winners}" if game.completed else "stopped early"
+    return discord.SelectOption(label=render.clip(f"#{game.game_id} {game_title(game.game)} · "
+                                                  f"{names}", 100),
+                                description=render.clip(f"{ended} · {result}", 100),
+                                value=str(game.game_id))
+
+
+def history_embed(title: str, games: list[GameSummary], before: int) -> discord.Embed:
+    embed = discord.Embed(title=render.clip(title, 256), colour=render.COLOUR)
+    if games:
+        embed.description = "\n".join(game_line(g) for g in games)
+        embed.set_footer(text="Pick a game below to download its record (JSON); "
+                              "python -m engine replay FILE checks every score.")
+    else:
+        embed.description = ("No older games." if before else
+                             "No games have been finished here yet.")
+    return render.fit_embed(embed)
+
+
+def history_view(query: Query, games: list[GameSummary], before: int, more: bool
+                 ) -> discord.ui.View | None:
+    view = discord.ui.View(timeout=None)
+    if games:
+        view.add_item(RecordSelect([option_for(g) for g in games]))
+    if before:
+        view.add_item(PageButton(query, 0, "⏮ Newest"))
+    if more and games:
+        view.add_item(PageButton(query, games[-1].game_id, "Older ▶"))
+    return view if view.children else None
+
+
+class PageButton(discord.ui.DynamicItem[discord.ui.Button], template=HISTORY_TEMPLATE):
+    def __init__(self, query: Query, before: int, label: str = "Older ▶"):
+        super().__init__(discord.ui.Button(style=discord.ButtonStyle.secondary, label=label,
+                                           custom_id=query.custom_id(before)))
+        self.query, self.before = query, before
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+                             match: re.Match[str], /) -> PageButton:
+        game = None if match["game"] == "-" else match["game"]
+        return cls(Query(match["kind"], int(match["target"]), game), int(match["before"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        cog = interaction.client.get_cog(COG_NAME)  # type: ignore[attr-defined]
+        if cog is not None:
+            await cog.page_click(interaction, self.query, self.before)
+
+
+class RecordSelect(discord.ui.DynamicItem[discord.ui.Select], template=RECORD_ID):
+    def __init__(self, options: list[discord.SelectOption] | None = None):
+        super().__init__(discord.ui.Select(
+            custom_id=RECORD_ID, placeholder="Download a game's record…",
+            options=options or [discord.SelectOption(label="—", value="0")]))
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select,
+                             match: re.Match[str], /) -> RecordSelect:
+        return cls(item.options)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        cog = interaction.client.get_cog(COG_NAME)  # type: ignore[attr-defined]
+        values = self.item.values
+        if cog is not None and values:
+            await cog.download(interaction, int(values[0]))
+
+
+def record_filename(game: str, game_id: int) -> str:
+    return f"cardtable-{game}-{game_id}.json"
+
+
+class History(commands.Cog):
+    def __init__(self, bot: commands.Bot):
+        self.bot = bot
+
+    @property
+    def store(self) -> Store:
+        return self.bot.store  # type: ignore[attr-defined]
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(PageButton, RecordSelect)
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(PageButton, RecordSelect)
+
+    @app_commands.command(name="history",
+                          description="Recent games here, or a player's, with their records")
+    @app_commands.guild_only()
+    @app_commands.describe(user="A player's games on this server (default: this channel's)",
+                           game="Only this game")
+    @app_commands.choices(game=game_choices())
+    async def history(self, interaction: discord.Interaction, user: discord.User | None = None,
+                      game: str | None = None) -> None:
+        if user is not None:
+            query = Query("u", user.id, game)
+        else:
+            query = Query("c", interaction.channel_id or 0, game)
+        await self._show(interaction, query, 0, new=True)
+
+    async def page_click(self, interaction: discord.Interaction, query: Query,
+                         before: int) -> None:
+        await self._show(interaction, query, before, new=False)
+
+    async def _show(self, interaction: discord.Interaction, query: Query, before: int,
+                    new: bool) -> None:
+        try:
+            found = await query.games(self.store, interaction.guild_id, before)
+            title = await self._title(interaction, query)
+        except Exception:
+            log.exception("cannot read the history")
+            await interaction.response.send_message(
+                "I could not read the game history just now. Please try again in a moment.",
+                ephemeral=True)
+            return
+        games, more = found[:PAGE], len(found) > PAGE
+        parts: dict[str, Any] = {"embed": history_embed(title, games, before),
+                                 "view": history_view(query, games, before, more)}
+        if new:
+            await interaction.response.send_message(**parts, ephemeral=True,
+                                                    allowed_mentions=NO_PINGS)
+        else:
+            await interaction.response.edit_message(**parts)
+
+    async def _title(self, interaction: discord.Interaction, query: Query) -> str:
+        which = f" of {game_title(query.game)}" if query.game else ""
+        if query.kind == "c":
+            channel = interaction.channel
+            name = getattr(channel, "name", None) if channel is not None else None
+            return f"Recent games{which} in #{name or 'this channel'}"
+        user = interaction.client.get_user(query.target)
+        if user is None:
+            user = await interaction.client.fetch_user(query.target)
+        where = interaction.guild.name if interaction.guild else "this server"
+        return f"Recent games{which} of {user.display_name} · {where}"
+
+    async def download(self, interaction: discord.Interaction, game_id: int) -> None:
+        """Answer with the record file, if the game was played on this server."""
+        try:
+            summary = await self.game_here(interaction.guild_id, game_id)
+            text = await self.store.game_record_json(game_id) if summary else None
+        except Exception:
+            log.exception("cannot read the record of game %s", game_id)
+            summary, text = None, None
+        if summary is None or text is None:
+            await interaction.response.send_message(
+                "I cannot find that game's record on this server.", ephemeral=True)
+            return
+        name = record_filename(summary.game, game_id)
+        await interaction.response.send_message(
+            f"The record of game #{game_id} ({game_title(summary.game)}). Check every score "
+            f"with `python -m engine replay {name}`.",
+            file=discord.File(io.BytesIO(text.encode("utf-8")), filename=name),
+            ephemeral=True, allowed_mentions=NO_PINGS)
+
+    async def game_here(self, guild_id: int | None, game_id: int) -> GameSummary | None:
+        """The game if it was played on this server (the newest game up to its id)."""
+        found = await self.store.history(guild_id, before=game_id + 1, limit=1)
+        return found[0] if found and found[0].game_id == game_id else None
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(History(bot))

@@ -1,0 +1,361 @@
+"""``/leaderboard`` (ratings per game, per server or global) and ``/chips`` (AttackJack).
+
+Both answer with a public page and a row of buttons to turn pages. The buttons
+belong to whoever ran the command: their custom_id carries that person's id
+and the page it leads to (``ct:lb:<game>:<s|g>:<owner>:<action>:<page>``,
+``ct:chips:<owner>:<action>:<page>``), so a click is served from the database
+alone, also after a restart. Anyone else who clicks gets that page as a
+message of their own instead of changing someone else's.
+
+Chips have their own command rather than a ``board`` option on /leaderboard:
+a balance is money, not skill, it exists only per server and only for
+AttackJack, and Discord cannot hide an option that makes sense for one game of
+four. ``/chips`` is also what a player types to check their balance before
+setting a stake.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import render
+from bot.pages import NAV_PATTERN, Page, nav_button, nav_view
+from bot.ratings import PROVISIONAL_GAMES
+from bot.storage import STARTING_CHIPS, ChipsRow, LeaderboardRow, Store
+from engine.registry import available_games, game_class
+
+log = logging.getLogger(__name__)
+
+COG_NAME = "Leaderboards"
+NAME_WIDTH = 32
+CHIPS_SCAN = 100  # rows per query when looking for someone on the chips board
+CHIPS_SCAN_LIMIT = 10_000  # storage has no chips rank query: look this far at most
+Scope = Literal["server", "global"]
+
+# What storage counts (bot.storage.is_rated / moves_chips), said where the numbers are shown.
+COUNTING_NOTE = (f"Rating = openskill ordinal (μ − 3σ); provisional = fewer than "
+                 f"{PROVISIONAL_GAMES} rated games. Only finished games with at least two "
+                 "human players count: AI seats are left out, a stopped game counts for nothing.")
+CHIPS_NOTE = (f"Everyone starts with {STARTING_CHIPS:,} chips on each server. Only finished "
+              "AttackJack games without AI seats move chips.")
+
+BOARD_TEMPLATE = (rf"ct:lb:(?P<game>[a-z_]{{1,24}}):(?P<scope>[sg]):(?P<owner>\d{{1,20}}):"
+                  rf"{NAV_PATTERN}")
+CHIPS_TEMPLATE = rf"ct:chips:(?P<owner>\d{{1,20}}):{NAV_PATTERN}"
+
+
+def game_choices() -> list[app_commands.Choice[str]]:
+    return [app_commands.Choice(name=game_class(g).TITLE, value=g) for g in available_games()]
+
+
+def game_title(game: str) -> str:
+    try:
+        return game_class(game).TITLE
+    except (KeyError, ImportError, AttributeError):
+        return game
+
+
+def board_id(game: str, scope: Scope, owner: int, action: str, page: int) -> str:
+    return _checked(f"ct:lb:{game}:{scope[0]}:{owner}:{action}:{page}", BOARD_TEMPLATE)
+
+
+def chips_id(owner: int, action: str, page: int) -> str:
+    return _checked(f"ct:chips:{owner}:{action}:{page}", CHIPS_TEMPLATE)
+
+
+def _checked(custom_id: str, template: str) -> str:
+    if len(custom_id) > 100 or re.fullmatch(template, custom_id) is None:
+        raise ValueError(f"bad custom_id {custom_id!r}")
+    return custom_id
+
+
+def player_name(name: str, user_id: int) -> str:
+    """A stored name for a message (escaped, clipped); a mention when none is known."""
+    if not name.strip():
+        return f"<@{user_id}>"
+    return discord.utils.escape_markdown(render.clip(name, NAME_WIDTH))
+
+
+# ------------------------------------------------------------------ ratings board
+
+
+@dataclass(frozen=True)
+class Board:
+    """One page of a game's leaderboard as drawn for ``viewer``."""
+
+    game: str
+    scope: Scope
+    where: str  # "Card Club" or "all servers"
+    page: Page
+    rows: list[LeaderboardRow]
+    viewer: int
+    mine: LeaderboardRow | None
+
+
+async def load_board(store: Store, game: str, scope: Scope, guild_id: int | None,
+                     where: str, viewer: int, page: int | None) -> Board:
+    """Page ``page`` of the board; None: the page the viewer stands on (else the first)."""
+    guild = guild_id if scope == "server" else None
+    total = await store.leaderboard_size(game, guild)
+    mine = await store.rank_of(game, guild, viewer)
+    if page is None:
+        shown = Page.of_rank(mine.rank, total) if mine else Page.of(0, total)
+    else:
+        shown = Page.of(page, total)
+    rows = await store.leaderboard(game, guild, shown.offset, shown.size) if total else []
+    return Board(game, scope, where, shown, rows, viewer, mine)
+
+
+def board_line(row: LeaderboardRow, viewer: int) -> str:
+    rating = f"**{row.ordinal:.1f}**" + (" *(provisional)*" if row.provisional else "")
+    line = (f"**{row.rank}.** {player_name(row.name, row.user_id)} — {rating} · "
+            f"{row.games} {'game' if row.games == 1 else 'games'} · {row.wins} "
+            f"{'win' if row.wins == 1 else 'wins'} ({row.win_rate:.0%}) · {row.points:+d} points")
+    return line + (" ⬅️ you" if row.user_id == viewer else "")
+
+
+def mine_text(board: Board) -> str:
+    mine = board.mine
+    if mine is None:
+        return (f"You are not on this leaderboard yet: finish a game of "
+                f"{game_title(board.game)} with at least one other person to appear here.")
+    note = " (provisional)" if mine.provisional else ""
+    return (f"#{mine.rank} of {board.page.total} · rating {mine.ordinal:.1f}{note} · "
+            f"{mine.games} games · {mine.wins} wins ({mine.win_rate:.0%}) · "
+            f"{mine.points:+d} points")
+
+
+def board_embed(board: Board) -> discord.Embed:
+    title = f"{game_title(board.game)} leaderboard · {board.where}"
+    embed = discord.Embed(title=title, colour=render.COLOUR)
+    if board.rows:
+        embed.description = "\n".join(board_line(r, board.viewer) for r in board.rows)
+    else:
+        embed.description = (f"Nobody is on this leaderboard yet. Finish a game of "
+                             f"{game_title(board.game)} with friends to be the first.")
+    if board.mine is None or not board.page.shows(board.mine.rank):
+        embed.add_field(name="Your rank", value=mine_text(board), inline=False)
+    players = f"{board.page.total} {'player' if board.page.total == 1 else 'players'}"
+    embed.set_footer(text=f"{board.page.label()} · {players}\n{COUNTING_NOTE}")
+    return render.fit_embed(embed)
+
+
+def board_view(board: Board) -> discord.ui.View | None:
+    def make(action: str, page: int, disabled: bool) -> discord.ui.Item[Any]:
+        return BoardButton(board.game, board.scope, board.viewer, action, page, disabled)
+
+    me = Page.of_rank(board.mine.rank, board.page.total).index if board.mine else None
+    return nav_view(board.page, make, me)
+
+
+class BoardButton(discord.ui.DynamicItem[discord.ui.Button], template=BOARD_TEMPLATE):
+    def __init__(self, game: str, scope: Scope, owner: int, action: str, page: int,
+                 disabled: bool = False):
+        super().__init__(nav_button(action, board_id(game, scope, owner, action, page),
+                                    disabled))
+        self.game, self.scope, self.owner = game, scope, owner
+        self.action, self.page = action, page
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+                             match: re.Match[str], /) -> BoardButton:
+        scope: Scope = "server" if match["scope"] == "s" else "global"
+        return cls(match["game"], scope, int(match["owner"]), match["action"],
+                   int(match["page"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        cog = interaction.client.get_cog(COG_NAME)  # type: ignore[attr-defined]
+        if cog is not None:
+            await cog.board_click(interaction, self)
+
+
+# ------------------------------------------------------------------ chips board
+
+
+@dataclass(frozen=True)
+class ChipsBoard:
+    where: str
+    page: Page
+    rows: list[ChipsRow]
+    viewer: int
+    balance: int
+    rank: int | None
+
+
+async def chips_position(store: Store, guild_id: int, user_id: int) -> tuple[int, int | None]:
+    """How many players the server's chips board holds, and ``user_id``'s rank on it."""
+    total, rank = 0, None
+    while total < CHIPS_SCAN_LIMIT:
+        rows = await store.chips_leaderboard(guild_id, total, CHIPS_SCAN)
+        rank = next((r.rank for r in rows if r.user_id == user_id), rank)
+        total += len(rows)
+        if len(rows) < CHIPS_SCAN:
+            break
+    return total, rank
+
+
+async def load_chips(store: Store, guild_id: int, where: str, viewer: int,
+                     page: int | None) -> ChipsBoard:
+    total, rank = await chips_position(store, guild_id, viewer)
+    if page is None:
+        shown = Page.of_rank(rank, total) if rank else Page.of(0, total)
+    else:
+        shown = Page.of(page, total)
+    rows = await store.chips_leaderboard(guild_id, shown.offset, shown.size) if total else []
+    balance = await store.chips(guild_id, viewer)
+    return ChipsBoard(where, shown, rows, viewer, balance, rank)
+
+
+def chips_embed(board: ChipsBoard) -> discord.Embed:
+    embed = discord.Embed(title=f"AttackJack chips · {board.where}", colour=render.GOLD)
+    lines = [f"**{r.rank}.** {player_name(r.name, r.user_id)} — {r.balance:,} chips"
+             + (" ⬅️ you" if r.user_id == board.viewer else "") for r in board.rows]
+    embed.description = "\n".join(lines) or (
+        "Nobody has won or lost chips here yet: play AttackJack with a stake.")
+    if board.rank is None or not board.page.shows(board.rank):
+        where = f" (#{board.rank} of {board.page.total})" if board.rank else ""
+        embed.add_field(name="Your balance", value=f"{board.balance:,} chips{where}",
+                        inline=False)
+    embed.set_footer(text=f"{board.page.label()}\n{CHIPS_NOTE}")
+    return render.fit_embed(embed)
+
+
+def chips_view(board: ChipsBoard) -> discord.ui.View | None:
+    def make(action: str, page: int, disabled: bool) -> discord.ui.Item[Any]:
+        return ChipsButton(board.viewer, action, page, disabled)
+
+    me = Page.of_rank(board.rank, board.page.total).index if board.rank else None
+    return nav_view(board.page, make, me)
+
+
+class ChipsButton(discord.ui.DynamicItem[discord.ui.Button], template=CHIPS_TEMPLATE):
+    def __init__(self, owner: int, action: str, page: int, disabled: bool = False):
+        super().__init__(nav_button(action, chips_id(owner, action, page), disabled))
+        self.owner, self.action, self.page = owner, action, page
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+                             match: re.Match[str], /) -> ChipsButton:
+        return cls(int(match["owner"]), match["action"], int(match["page"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        cog = interaction.client.get_cog(COG_NAME)  # type: ignore[attr-defined]
+        if cog is not None:
+            await cog.chips_click(interaction, self)
+
+
+# ------------------------------------------------------------------ the cog
+
+
+NO_PINGS = discord.AllowedMentions.none()
+TROUBLE = "I could not read the scores just now. Please try again in a moment."
+
+
+def not_yours(owner: int) -> str:
+    return (f"Those buttons belong to <@{owner}>, so their message stays as it is. "
+            "Here is that page just for you:")
+
+
+class Leaderboards(commands.Cog):
+    def __init__(self, bot: commands.Bot):
+        self.bot = bot
+
+    @property
+    def store(self) -> Store:
+        return self.bot.store  # type: ignore[attr-defined]
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(BoardButton, ChipsButton)
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(BoardButton, ChipsButton)
+
+    @app_commands.command(name="leaderboard", description="Who plays a game best, by rating")
+    @app_commands.guild_only()
+    @app_commands.describe(game="Which game", scope="This server (default) or every server")
+    @app_commands.choices(game=game_choices())
+    async def leaderboard(self, interaction: discord.Interaction, game: str,
+                          scope: Scope = "server") -> None:
+        try:
+            board = await load_board(self.store, game, scope, interaction.guild_id,
+                                     _where(interaction, scope), interaction.user.id, 0)
+        except Exception:
+            log.exception("cannot read the %s leaderboard", game)
+            await interaction.response.send_message(TROUBLE, ephemeral=True)
+            return
+        await _send(interaction, board_embed(board), board_view(board))
+
+    async def board_click(self, interaction: discord.Interaction, button: BoardButton) -> None:
+        viewer = interaction.user.id
+        page = None if button.action == "me" else button.page  # "me": where I stand now
+        try:
+            board = await load_board(self.store, button.game, button.scope,
+                                     interaction.guild_id, _where(interaction, button.scope),
+                                     viewer, page)
+        except Exception:
+            log.exception("cannot read the %s leaderboard", button.game)
+            await interaction.response.send_message(TROUBLE, ephemeral=True)
+            return
+        await _answer_click(interaction, button.owner, board_embed(board), board_view(board))
+
+    @app_commands.command(name="chips", description="AttackJack chip balances on this server")
+    @app_commands.guild_only()
+    async def chips(self, interaction: discord.Interaction) -> None:
+        try:
+            board = await load_chips(self.store, interaction.guild_id or 0,
+                                     _where(interaction, "server"), interaction.user.id, 0)
+        except Exception:
+            log.exception("cannot read the chips board")
+            await interaction.response.send_message(TROUBLE, ephemeral=True)
+            return
+        await _send(interaction, chips_embed(board), chips_view(board))
+
+    async def chips_click(self, interaction: discord.Interaction, button: ChipsButton) -> None:
+        page = None if button.action == "me" else button.page
+        try:
+            board = await load_chips(self.store, interaction.guild_id or 0,
+                                     _where(interaction, "server"), interaction.user.id, page)
+        except Exception:
+            log.exception("cannot read the chips board")
+            await interaction.response.send_message(TROUBLE, ephemeral=True)
+            return
+        await _answer_click(interaction, button.owner, chips_embed(board), chips_view(board))
+
+
+def _where(interaction: discord.Interaction, scope: Scope) -> str:
+    if scope == "global":
+        return "all servers"
+    return interaction.guild.name if interaction.guild is not None else "this server"
+
+
+async def _send(interaction: discord.Interaction, embed: discord.Embed,
+                view: discord.ui.View | None) -> None:
+    kwargs: dict[str, Any] = {"embed": embed, "allowed_mentions": NO_PINGS}
+    if view is not None:
+        kwargs["view"] = view
+    await interaction.response.send_message(**kwargs)
+
+
+async def _answer_click(interaction: discord.Interaction, owner: int, embed: discord.Embed,
+                        view: discord.ui.View | None) -> None:
+    """The owner's click turns their page; anyone else's gets a page of their own."""
+    if interaction.user.id == owner:
+        await interaction.response.edit_message(embed=embed, view=view)
+        return
+    kwargs: dict[str, Any] = {"content": not_yours(owner), "embed": embed, "ephemeral": True,
+                              "allowed_mentions": NO_PINGS}
+    if view is not None:
+        kwargs["view"] = view
+    await interaction.response.send_message(**kwargs)
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(Leaderboards(bot))
+
