@@ -1,4 +1,6 @@
-"""``python -m benchmarks engine GAME [--seconds S] [--players N]``"""
+"""``python -m benchmarks engine GAME [--seconds S] [--players N]``
+``python -m benchmarks ai-speed GAME [--level L] [--positions N] [--players N]``
+``python -m benchmarks ai-strength GAME --a LEVEL --b LEVEL [--games N] [--players N]``"""
 
 from __future__ import annotations
 
@@ -9,6 +11,8 @@ import sys
 from benchmarks import engine as engine_bench
 from engine.registry import GAME_IDS
 
+AI_LEVELS = ("random", "easy", "normal", "hard")
+
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__)
@@ -17,12 +21,34 @@ def main(argv: list[str] | None = None) -> int:
     eng.add_argument("game", choices=GAME_IDS)
     eng.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
     eng.add_argument("--players", type=int, default=None)
+    spd = commands.add_parser("ai-speed", help="AI decision time per level")
+    spd.add_argument("game", choices=GAME_IDS)
+    spd.add_argument("--level", choices=AI_LEVELS, default="normal")
+    spd.add_argument("--positions", type=int, default=100)
+    spd.add_argument("--players", type=int, default=None)
+    stg = commands.add_parser("ai-strength", help="a tournament between two AI levels")
+    stg.add_argument("game", choices=GAME_IDS)
+    stg.add_argument("--a", choices=AI_LEVELS, required=True)
+    stg.add_argument("--b", choices=AI_LEVELS, required=True)
+    stg.add_argument("--games", type=int, default=100)
+    stg.add_argument("--players", type=int, default=None)
+    stg.add_argument("--jobs", type=int, default=1, help="games played in parallel processes")
+    stg.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
     if args.command == "engine":
         result = engine_bench.run(args.game, args.seconds, args.players)
-        for key, value in result.items():
-            print(f"{key:>18}: {value}")
-        print(json.dumps(result))
+    elif args.command == "ai-speed":
+        from benchmarks import ai as ai_bench  # the AI only loads for the AI commands
+
+        result = ai_bench.speed(args.game, args.level, args.positions, args.players)
+    else:
+        from benchmarks import ai as ai_bench
+
+        result = ai_bench.strength(args.game, args.a, args.b, args.games, args.players,
+                                   args.jobs, args.seed)
+    for key, value in result.items():
+        print(f"{key:>18}: {value}")
+    print(json.dumps(result))
     return 0
 
 
