@@ -1,8 +1,10 @@
-"""The simplest sensible move, played when a turn times out or a player is away.
+"""The simplest sensible move: the fallback when the AI cannot decide.
 
-No search and no strategy (AI players come later): score now when the rules
-allow it, otherwise get rid of the lowest card that is legal. Games whose
-sensible default differs (AttackJack's take/stand) pass their own policy.
+No search and no strategy: score now when the rules allow it, otherwise get rid
+of the lowest card that is legal. Games whose sensible default differs
+(AttackJack's take/stand) pass their own policy. The bot now plays timed-out
+turns and away players with the ``normal`` AI (``bot.ai``); this move is the
+fallback when an AI decision fails (a worker process died).
 """
 
 from __future__ import annotations

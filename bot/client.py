@@ -17,6 +17,7 @@ import discord
 from discord.ext import commands
 
 from bot import views
+from bot.ai import AIRunner
 from bot.croupier import Croupier
 from bot.games import GameUI
 from bot.settings import Settings, Timing
@@ -44,7 +45,7 @@ class CardTableBot(commands.AutoShardedBot):
     def __init__(self, settings: Settings, *, store: Store | None = None,
                  clock: Clock | None = None, timing: Timing | None = None,
                  extensions: dict[str, str | None] | None = None, seed: int | None = None,
-                 **options: Any):
+                 ai: AIRunner | None = None, **options: Any):
         intents = discord.Intents.default()  # no members, presences or message content
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
                          help_command=None, **options)
@@ -57,13 +58,14 @@ class CardTableBot(commands.AutoShardedBot):
         self.croupier: Croupier | None = None
         self.extensions_wanted = dict(EXTENSIONS if extensions is None else extensions)
         self.seed = seed  # tests: reproducible shuffles
+        self.ai = ai  # tests: a cheap AI runner; None = the default (a worker process)
         self.synced = False  # whether this start-up pushed the command tree to Discord
 
     async def setup_hook(self) -> None:
         if self.store is None:
             self.store = await open_storage(self.settings.database_path)
         self.croupier = Croupier(self, self.store, self.game_uis, self.timing, self.clock,
-                                 seed=self.seed)
+                                 seed=self.seed, ai=self.ai)
         self.add_dynamic_items(*views.DYNAMIC_ITEMS)
         present = set(available_games())
         for extension, game in self.extensions_wanted.items():

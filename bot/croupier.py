@@ -9,8 +9,12 @@ Every change to a table is ONE step under the table's lock:
 5. edit the table message (coalesced when edits come faster than ``edit_interval``);
 6. notify the next player (their hand by DM, with the menu of legal actions).
 
-Turn timeouts, away players, forced passes, AttackJack's forced turns and new deals
-go through the same step, started by ``_drive`` after a short visible pause.
+Turn timeouts, away players, AI seats, forced passes, AttackJack's forced turns and
+new deals go through the same step, started by ``_drive`` after a short visible pause.
+AI decisions (AI seats, timed-out turns, away players) are searched off the event
+loop by ``bot.ai.AIRunner``. The driver searches before taking the table's lock and
+applies the action only if the table has not moved on meanwhile (same step, same
+seat to act); a timed-out turn is searched under the lock (rare, ``normal`` only).
 Discord errors are logged and absorbed (``Poster``): a table never crashes on them.
 """
 
@@ -20,13 +24,14 @@ import asyncio
 import contextlib
 import logging
 import random
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from datetime import UTC, datetime
 from typing import Any
 
 import discord
 
 from bot import render, views
+from bot.ai import TAKEOVER_LEVEL, AIRunner
 from bot.games import GameUI, game_status_text
 from bot.posting import DMClosed, EditCoalescer, Gone, Poster
 from bot.settings import Timing
@@ -62,7 +67,8 @@ def make_row(table: Table) -> TableRow:
 
 class Croupier:
     def __init__(self, client: discord.Client, store: Store, uis: dict[str, GameUI],
-                 timing: Timing, clock: Clock, seed: int | None = None):
+                 timing: Timing, clock: Clock, seed: int | None = None,
+                 ai: AIRunner | None = None):
         self.client = client
         # Tables shuffle with their own Random; a seed (tests) makes every table reproducible.
         self._seeds = random.Random(seed) if seed is not None else None
@@ -76,6 +82,7 @@ class Croupier:
         self.edits = EditCoalescer(timing.edit_interval, self._edit_table_by_id)
         self._drivers: dict[str, asyncio.Task[None]] = {}
         self._background: set[asyncio.Task[Any]] = set()
+        self.ai = ai if ai is not None else AIRunner()
 
     def _engine_of(self, game_id: str) -> type[Game] | None:
         ui = self.uis.get(game_id)
@@ -133,6 +140,7 @@ class Croupier:
         await asyncio.gather(*tasks, return_exceptions=True)
         await self.timers.close()
         await self.edits.close()
+        self.ai.close()
 
     def busy(self) -> bool:
         """Whether a step, a bot move, a table edit or a save is still running (tests, shutdown)."""
@@ -401,6 +409,12 @@ class Croupier:
             await self._cancel(interaction, table, f"{user.display_name} cancelled the lobby.",
                                via_command)
             return
+        elif action.startswith("ai-"):
+            note = self._ai_lobby_step(table, user.id, action, now)
+            await self._save(table)
+            self.timers.schedule(table)
+            await self._show_lobby(interaction, table, via_command, note)
+            return
         elif action == "start":
             if step != table.step and table.status == LOBBY:
                 raise TableError("The lobby just changed: check who is seated and press Start "
@@ -419,6 +433,15 @@ class Croupier:
         self.timers.schedule(table)
         await self._show_lobby(interaction, table, via_command,
                                "You joined the table." if action == "join" else "You left.")
+
+    @staticmethod
+    def _ai_lobby_step(table: Table, user_id: int, action: str, now: float) -> str:
+        """The host's Add AI / Remove AI; returns what to tell them."""
+        if action == "ai-remove":
+            table.remove_ai(user_id, now)
+            return "You removed an AI player."
+        table.add_ai(user_id, action.removeprefix("ai-"), now)
+        return f"You seated {table.seats[-1].name}."
 
     async def _show_lobby(self, interaction: discord.Interaction, table: Table,
                           via_command: bool, note: str) -> None:
@@ -509,7 +532,7 @@ class Croupier:
     async def _send_hand(self, table: Table, seat: int) -> None:
         """DM a player their hand (with the menu when it is their turn)."""
         player = table.seats[seat]
-        if table.hands != "dm" or player.dm_closed or player.away:
+        if table.hands != "dm" or player.dm_closed or player.away or player.is_ai:
             return
         try:
             message = await self.poster.dm(player.user_id, player.dm_channel_id,
@@ -645,10 +668,11 @@ class Croupier:
                     return
                 if kind not in ("finish", "abandon"):
                     await self.clock.sleep(self.timing.pause)
+                decided = await self._decide(table)  # outside the lock: clicks go on
                 async with self._locked(table):
                     if not self._live(table):
                         break
-                    await self._automatic_step(table)
+                    await self._automatic_step(table, decided)
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -656,7 +680,16 @@ class Croupier:
         if self._drivers.get(key) is asyncio.current_task():
             del self._drivers[key]
 
-    async def _automatic_step(self, table: Table) -> None:
+    async def _decide(self, table: Table) -> tuple[int, int, int] | None:
+        """(step, seat, action) for an AI seat or an away player to act now, else None."""
+        if table.automation() not in ("ai", "away") or table.to_act is None:
+            return None
+        step, seat = table.step, table.to_act
+        level = table.seats[seat].ai or TAKEOVER_LEVEL
+        return step, seat, await self._ai_action(table, seat, level)
+
+    async def _automatic_step(self, table: Table,
+                              decided: tuple[int, int, int] | None = None) -> None:
         kind = table.automation()
         if kind is None:
             return
@@ -666,8 +699,13 @@ class Croupier:
         if kind == "abandon":
             await self._stop(table, None, "stopped: every player is away")
             return
+        policy = self.ui(table).policy
+        if kind in ("ai", "away"):
+            if decided is None or decided[:2] != (table.step, table.to_act):
+                return  # the table moved on while the AI thought: the driver looks again
+            policy = _playing(decided[2])
         snapshot = table.to_data()
-        table.run_automation(kind, self.clock.now(), self.ui(table).policy)
+        table.run_automation(kind, self.clock.now(), policy)
         reports = table.take_deal_reports()
         if not await self._save(table, rollback_to=snapshot):
             raise RuntimeError("cannot save an automatic step")
@@ -675,6 +713,18 @@ class Croupier:
         # A new deal too: the first to act gets their hand by DM like any turn (the others
         # on their turn, or under My hand), which keeps a deal to one message per player.
         await self._after_step(table)
+
+    async def _ai_action(self, table: Table, seat: int, level: str) -> int:
+        """The AI's action for the seat to act; the simple move if the search fails, so a
+        broken worker never stalls a table."""
+        assert table.game is not None
+        try:
+            return await self.ai.choose(table.game, seat, level, table.table_id)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("the AI failed at table %s: playing the simple move", table.table_id)
+            return self.ui(table).policy(table.game)
 
     # ======================================================== timers
 
@@ -723,8 +773,11 @@ class Croupier:
                                        f"out {when}. Your cards are under **My hand**.")
 
     async def _time_out(self, table: Table) -> None:
+        seat = table.to_act
+        assert seat is not None and table.game is not None
+        action = await self._ai_action(table, seat, TAKEOVER_LEVEL)
         snapshot = table.to_data()
-        seat = table.time_out(self.clock.now(), self.ui(table).policy)
+        seat = table.time_out(self.clock.now(), _playing(action))
         reports = table.take_deal_reports()
         if await self._save(table, rollback_to=snapshot):
             await self._post_reports(table, reports)
@@ -743,7 +796,7 @@ class Croupier:
         await self._record(table, completed=True)
         game = table.game
         assert game is not None
-        mentions = " ".join(f"<@{s.user_id}>" for s in table.seats)
+        mentions = " ".join(f"<@{s.user_id}>" for s in table.humans)
         await self.poster.send(table.channel_id, table.guild_id, allowed_mentions=PINGS,
                                content=render.content(f"🏁 {mentions}"),
                                embed=self.ui(table).final_embed(table, game))
@@ -790,8 +843,11 @@ class Croupier:
         """Content, embed and components of the public table: from the public view only."""
         ui = self.ui(table)
         if table.status == LOBBY:
+            full = len(table.seats) >= table.engine.MAX_PLAYERS
             return {"content": None, "embed": ui.lobby_embed(table),
-                    "view": views.lobby_view(table.table_id, table.step, table.count_fits)}
+                    "view": views.lobby_view(table.table_id, table.step, table.count_fits,
+                                             can_add_ai=not full,
+                                             can_remove_ai=len(table.humans) < len(table.seats))}
         if table.game is None:  # a lobby that closed
             embed = discord.Embed(title=f"{ui.title}: closed", colour=ui.COLOUR,
                                   description="\n".join(table.events) or "Closed.")
@@ -808,7 +864,7 @@ class Croupier:
     async def _post_table(self, table: Table, ping: bool = False) -> None:
         kwargs = self._table_message(table)
         if ping:  # the start: a notification for every player, and whose turn it is
-            players = " ".join(f"<@{s.user_id}>" for s in table.seats)
+            players = " ".join(f"<@{s.user_id}>" for s in table.humans)
             turn = kwargs["content"]
             kwargs["content"] = render.content(f"🎴 {table.title} starts: {players}."
                                                + (f"\n{turn}." if turn else ""))
@@ -848,6 +904,11 @@ class Croupier:
                 await self._save(table)
 
 
+def _playing(action: int) -> Callable[[Game], int]:
+    """A policy that plays an action already chosen (by the AI, off the loop)."""
+    return lambda game: action
+
+
 def _bookkeeping(table: Table) -> tuple[Any, ...]:
     """What a step may change besides the game and that a restart should remember."""
     return (table.message_id,
@@ -873,8 +934,10 @@ def finished_game(table: Table, ui: GameUI, completed: bool, now: float) -> Fini
     assert game is not None
     totals, places, winners = game.totals, game.ranking(), set(game.winners())
     chips = ui.chips(game) if completed else [0] * game.players
-    seats = [SeatResult(seat=i, user_id=s.user_id, name=s.name, points=totals[i],
-                        place=places[i], won=i in winners, chips=chips[i])
+    if any(s.is_ai for s in table.seats):  # chips never move with AI seats (storage)
+        chips = [0] * game.players
+    seats = [SeatResult(seat=i, user_id=None if s.is_ai else s.user_id, name=s.name,
+                        points=totals[i], place=places[i], won=i in winners, chips=chips[i])
              for i, s in enumerate(table.seats)]
     started = table.started_at if table.started_at is not None else table.created_at
     return FinishedGame(guild_id=table.guild_id or 0, channel_id=table.channel_id,

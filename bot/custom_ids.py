@@ -6,7 +6,8 @@ count of changes players can see, see ``bot.tables``). That is what makes
 clicks work after a restart (nothing lives in memory) and lets a click on an old
 message be recognised and answered politely. Formats (all ≤ 100 characters):
 
-* ``ct:lobby:<table>:<version>:<join|leave|start|cancel>`` — lobby buttons
+* ``ct:lobby:<table>:<version>:<join|leave|start|cancel|ai-easy|ai-normal|ai-hard|ai-remove>``
+  — lobby buttons (the ``ai-`` ones: the host's Add AI / Remove AI)
 * ``ct:hand:<table>:<version>`` — the table's "My hand" button
 * ``ct:play:<table>:<version>:<group>`` — a select of legal actions (values = action codes)
 * ``ct:act:<table>:<version>:<code>`` — a button for one action (``pass``, ``stop``, ...)
@@ -19,10 +20,12 @@ from dataclasses import dataclass
 
 MAX_LENGTH = 100
 LOBBY_ACTIONS = ("join", "leave", "start", "cancel")
+# The host's AI controls: seat an AI of a level, or remove the last AI seat.
+AI_ACTIONS = ("ai-easy", "ai-normal", "ai-hard", "ai-remove")
 
 _TABLE = r"(?P<table>[0-9a-f]{6,16})"
 _VERSION = r"(?P<version>\d{1,12})"
-LOBBY_TEMPLATE = rf"ct:lobby:{_TABLE}:{_VERSION}:(?P<action>join|leave|start|cancel)"
+LOBBY_TEMPLATE = rf"ct:lobby:{_TABLE}:{_VERSION}:(?P<action>{'|'.join(LOBBY_ACTIONS + AI_ACTIONS)})"
 HAND_TEMPLATE = rf"ct:hand:{_TABLE}:{_VERSION}"
 PLAY_TEMPLATE = rf"ct:play:{_TABLE}:{_VERSION}:(?P<group>[0-4])"
 ACT_TEMPLATE = rf"ct:act:{_TABLE}:{_VERSION}:(?P<code>[0-9A-Za-z]{{2,5}})"
@@ -37,7 +40,7 @@ class ComponentId:
 
 
 def lobby(table_id: str, version: int, action: str) -> str:
-    if action not in LOBBY_ACTIONS:
+    if action not in LOBBY_ACTIONS + AI_ACTIONS:
         raise ValueError(f"unknown lobby action {action!r}")
     return _checked(f"ct:lobby:{table_id}:{version}:{action}")
 

@@ -13,9 +13,10 @@ What is kept:
   only if the version is the one the caller last saw (``VersionConflict``
   otherwise); at most one table per channel is active (lobby or playing).
 * **finished games**: ``record_game`` stores a game's record (``records.md``)
-  and one result per seat, and — for a completed game with at least two human
-  seats — updates the per-game ratings and counts of its server and of the
-  global scope, and (AttackJack, all seats human) the server's chips.
+  and one result per seat; a completed game updates its human seats' counts
+  (games, wins, points) in its server and in the global scope, and their
+  ratings only when every seat is human (two or more); and (AttackJack, all
+  seats human) the server's chips. AI seats are never counted nor rated.
 * **leaderboards, stats, history, chips** read from those tables.
 * **users** (the latest display name seen) and a small key/value **meta** store.
 
@@ -477,6 +478,12 @@ MIGRATIONS: Final[tuple[str, ...]] = (
     ALTER TABLE results ADD COLUMN chips INTEGER NOT NULL DEFAULT 0;
     ALTER TABLE games ADD COLUMN chips_applied INTEGER NOT NULL DEFAULT 0;
     """,
+    # 3: games with AI seats count (games, wins, points) but are not rated, so
+    # "provisional" needs the rated games apart; every game counted so far was rated.
+    """
+    ALTER TABLE ratings ADD COLUMN rated_games INTEGER NOT NULL DEFAULT 0;
+    UPDATE ratings SET rated_games = games;
+    """,
 )
 
 
@@ -622,10 +629,16 @@ def _check_seats(finished: FinishedGame) -> None:
         raise InvalidResult("Only AttackJack moves chips.")
 
 
+def is_counted(finished: FinishedGame) -> bool:
+    """The human seats' games, wins and points change for every completed game."""
+    return finished.completed and any(s.user_id is not None for s in finished.seats)
+
+
 def is_rated(finished: FinishedGame) -> bool:
-    """Ratings and counts change only for a completed game with two or more human seats."""
+    """Ratings change only for a completed game whose seats are all human (two or more):
+    a game against AI seats says little about a person's skill against people."""
     humans = sum(1 for s in finished.seats if s.user_id is not None)
-    return finished.completed and humans >= 2
+    return finished.completed and humans >= 2 and humans == len(finished.seats)
 
 
 def moves_chips(finished: FinishedGame) -> bool:
@@ -650,10 +663,22 @@ _TABLE_COLUMNS = """
 """
 
 _UPSERT_RATING = """
-    INSERT INTO ratings (scope, game, user_id, mu, sigma, ordinal, games, wins, points)
-    VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?)
+    INSERT INTO ratings (scope, game, user_id, mu, sigma, ordinal, games, wins, points,
+                         rated_games)
+    VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?, 1)
     ON CONFLICT (scope, game, user_id) DO UPDATE SET
         mu = excluded.mu, sigma = excluded.sigma, ordinal = excluded.ordinal,
+        games = ratings.games + 1, wins = ratings.wins + excluded.wins,
+        points = ratings.points + excluded.points, rated_games = ratings.rated_games + 1
+"""
+
+# A counted, unrated game (AI seats): the counts move, the rating stays (or starts at
+# the default, given as parameters).
+_UPSERT_COUNTS = """
+    INSERT INTO ratings (scope, game, user_id, mu, sigma, ordinal, games, wins, points,
+                         rated_games)
+    VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?, 0)
+    ON CONFLICT (scope, game, user_id) DO UPDATE SET
         games = ratings.games + 1, wins = ratings.wins + excluded.wins,
         points = ratings.points + excluded.points
 """
@@ -667,7 +692,7 @@ _ADD_CHIPS = """
 # (ordinal, then more games, then the lower user id) is defined here only.
 _BOARD = """
     SELECT r.game, r.user_id, COALESCE(u.name, '') AS name, r.games, r.wins, r.points,
-           r.mu, r.sigma, r.ordinal,
+           r.mu, r.sigma, r.ordinal, r.rated_games,
            ROW_NUMBER() OVER (PARTITION BY r.game
                               ORDER BY r.ordinal DESC, r.games DESC, r.user_id) AS rank,
            COUNT(*) OVER (PARTITION BY r.game) AS ranked
@@ -697,7 +722,7 @@ def _board_row(row: sqlite3.Row) -> LeaderboardRow:
         rank=row["rank"], user_id=row["user_id"], name=row["name"], games=row["games"],
         wins=row["wins"], win_rate=_win_rate(row["wins"], row["games"]),
         points=row["points"], mu=row["mu"], sigma=row["sigma"], ordinal=row["ordinal"],
-        provisional=row["games"] < ratings.PROVISIONAL_GAMES)
+        provisional=row["rated_games"] < ratings.PROVISIONAL_GAMES)
 
 
 def _stats_row(row: sqlite3.Row) -> GameStats:
@@ -705,7 +730,7 @@ def _stats_row(row: sqlite3.Row) -> GameStats:
         game=row["game"], games=row["games"], wins=row["wins"],
         win_rate=_win_rate(row["wins"], row["games"]), points=row["points"], mu=row["mu"],
         sigma=row["sigma"], ordinal=row["ordinal"],
-        provisional=row["games"] < ratings.PROVISIONAL_GAMES, rank=row["rank"],
+        provisional=row["rated_games"] < ratings.PROVISIONAL_GAMES, rank=row["rank"],
         ranked_players=row["ranked"])
 
 
@@ -888,7 +913,8 @@ class SQLiteStorage(Store):
         _check_seats(finished)
         record = _record_text(finished)
         seats = sorted(finished.seats, key=lambda s: s.seat)
-        rated, chips_move = is_rated(finished), moves_chips(finished)
+        counted, rated = is_counted(finished), is_rated(finished)
+        chips_move = moves_chips(finished)
         now = _ts(self._clock())
         async with self._transaction() as conn:
             for seat in seats:
@@ -907,11 +933,14 @@ class SQLiteStorage(Store):
                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 [(game_id, s.seat, s.user_id, s.name, s.points, s.place, int(s.won), s.chips)
                  for s in seats])
-            if rated:
+            if counted:
                 humans = [s for s in seats if s.user_id is not None]
-                # dict.fromkeys: a game without a server (guild 0) is rated once, globally.
+                # dict.fromkeys: a game without a server (guild 0) is counted once, globally.
                 for scope in dict.fromkeys((finished.guild_id, GLOBAL_SCOPE)):
-                    await self._rate(conn, scope, finished.game, humans)
+                    if rated:
+                        await self._rate(conn, scope, finished.game, humans)
+                    else:
+                        await self._count(conn, scope, finished.game, humans)
             if chips_move:
                 await conn.executemany(_ADD_CHIPS, [
                     (finished.guild_id, s.user_id, STARTING_CHIPS + s.chips, s.chips)
@@ -933,6 +962,15 @@ class SQLiteStorage(Store):
         await conn.executemany(_UPSERT_RATING, [
             (scope, game, h.user_id, new.mu, new.sigma, new.ordinal, int(h.won), h.points)
             for h, new in zip(humans, after, strict=True)])
+
+    @staticmethod
+    async def _count(conn: aiosqlite.Connection, scope: int, game: str,
+                     humans: list[SeatResult]) -> None:
+        """Count a game for the human seats without touching their ratings."""
+        start = ratings.default_rating()
+        await conn.executemany(_UPSERT_COUNTS, [
+            (scope, game, h.user_id, start.mu, start.sigma, start.ordinal, int(h.won), h.points)
+            for h in humans])
 
     async def history(self, guild_id: int | None, channel_id: int | None = None,
                       user_id: int | None = None, game: str | None = None, limit: int = 10,

@@ -23,6 +23,8 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
+from bot.ai import AI_LEVELS
+from bot.ai import seat_name as ai_seat_name
 from bot.autoplay import Policy, simple_action
 from bot.render import label
 from engine.core import PASS, Game, OptionError, RulesError, action_code, parse_action
@@ -54,6 +56,11 @@ class Seat:
     left: bool = False
     expiries: int = 0
     hand_message_id: int | None = None  # the DM that holds this player's live menu
+    ai: str | None = None  # an AI seat's level; its user_id is negative (never a person's)
+
+    @property
+    def is_ai(self) -> bool:
+        return self.ai is not None
 
 
 @dataclass
@@ -110,6 +117,10 @@ class Table:
         return index
 
     @property
+    def humans(self) -> list[Seat]:
+        return [s for s in self.seats if not s.is_ai]
+
+    @property
     def host_name(self) -> str:
         index = self.seat_of(self.host_id)
         return self.seats[index].name if index is not None else "the host"
@@ -139,6 +150,32 @@ class Table:
         self.seats.append(Seat(user_id, name))
         self._touch(now)
 
+    def add_ai(self, user_id: int, level: str, now: float) -> None:
+        """The host seats an AI player of ``level`` (in the lobby, while a seat is free)."""
+        self._require_lobby()
+        if user_id != self.host_id:
+            raise TableError(f"Only the host, {self.host_name}, can add AI players.")
+        if level not in AI_LEVELS:
+            raise TableError(f"Unknown AI level {level!r}.")
+        if len(self.seats) >= self.engine.MAX_PLAYERS:
+            raise TableError(f"{self.title} seats at most {self.engine.MAX_PLAYERS} players.")
+        same = sum(1 for s in self.seats if s.ai == level)
+        # Negative ids: never a Discord user's, so seat_of() cannot confuse them.
+        user = min([s.user_id for s in self.seats] + [0]) - 1
+        self.seats.append(Seat(user, ai_seat_name(level, same + 1), ai=level))
+        self._touch(now)
+
+    def remove_ai(self, user_id: int, now: float) -> None:
+        """The host removes the last AI seat before the start."""
+        self._require_lobby()
+        if user_id != self.host_id:
+            raise TableError(f"Only the host, {self.host_name}, can remove AI players.")
+        ai = [i for i, s in enumerate(self.seats) if s.is_ai]
+        if not ai:
+            raise TableError("There is no AI player to remove.")
+        del self.seats[ai[-1]]
+        self._touch(now)
+
     def leave(self, user_id: int, now: float) -> str:
         """Leave; returns "left", "empty" (a lobby nobody is left in) or "away" (mid-game)."""
         index = self.seated(user_id)
@@ -153,10 +190,10 @@ class Table:
         self._require_lobby()
         del self.seats[index]
         self._touch(now)
-        if not self.seats:
+        if not self.humans:  # Decision: AI seats never keep a lobby open on their own
             return "empty"
         if user_id == self.host_id:
-            self.host_id = self.seats[0].user_id  # the longest-seated player hosts now
+            self.host_id = self.humans[0].user_id  # the longest-seated person hosts now
         return "left"
 
     def start(self, user_id: int, now: float) -> None:
@@ -222,7 +259,7 @@ class Table:
         return seat, action
 
     def apply(self, seat: int, action: int, now: float, by: str = "player") -> None:
-        """Apply a checked action; ``by`` is "player", "timer", "away" or "forced"."""
+        """Apply a checked action; ``by`` is "player", "timer", "away", "ai" or "forced"."""
         game = self.require_playing()
         game.apply(seat, action)
         player = self.seats[seat]
@@ -241,6 +278,8 @@ class Table:
             verb = f"played {label(code)}"
         if by == "timer":
             return f"⏰ {name} ran out of time: I {verb} for them."
+        if by == "ai":
+            return f"{name} {verb}."
         if by == "away":
             return f"💤 {name} is away: I {verb} for them."
         if by == "forced":
@@ -256,7 +295,8 @@ class Table:
     # -- automation -------------------------------------------------------------
 
     def automation(self) -> str | None:
-        """What the bot must do itself: finish, deal, auto, abandon, forced, away; None = wait."""
+        """What the bot must do itself: finish, deal, auto, abandon, forced, ai, away;
+        None = wait."""
         if self.status != PLAYING or self.game is None:
             return None
         game = self.game
@@ -266,13 +306,15 @@ class Table:
             return "deal"
         if game.has_auto_step:
             return "auto"
-        if all(seat.away for seat in self.seats):
+        if all(seat.away for seat in self.humans):
             return "abandon"  # nobody is left to play for: stop rather than play alone
         to_act = game.to_act
         if to_act is None:
             return None
         if game.legal_actions() == [PASS]:
             return "forced"
+        if self.seats[to_act].is_ai:
+            return "ai"
         if self.seats[to_act].away:
             return "away"
         return None
@@ -286,7 +328,7 @@ class Table:
         elif kind == "auto":
             game.auto_step()
             self._after_step(now)
-        elif kind in ("forced", "away"):
+        elif kind in ("forced", "away", "ai"):
             seat = game.to_act
             assert seat is not None
             self.apply(seat, PASS if kind == "forced" else policy(game), now, by=kind)

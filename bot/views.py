@@ -28,6 +28,11 @@ _LOBBY_STYLE = {
     "leave": (discord.ButtonStyle.secondary, "Leave"),
     "start": (discord.ButtonStyle.primary, "Start"),
     "cancel": (discord.ButtonStyle.danger, "Cancel"),
+    # Second row: the host's AI controls (anyone may click; the croupier refuses non-hosts).
+    "ai-easy": (discord.ButtonStyle.secondary, "Add AI: Easy"),
+    "ai-normal": (discord.ButtonStyle.secondary, "Add AI: Normal"),
+    "ai-hard": (discord.ButtonStyle.secondary, "Add AI: Hard"),
+    "ai-remove": (discord.ButtonStyle.secondary, "Remove AI"),
 }
 
 
@@ -39,7 +44,8 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=custom_ids
     def __init__(self, table_id: str, step: int, action: str, disabled: bool = False):
         style, label = _LOBBY_STYLE[action]
         super().__init__(discord.ui.Button(
-            style=style, label=label, disabled=disabled,
+            style=style, label=label, disabled=disabled, emoji="🤖" if "ai-" in action else None,
+            row=1 if action in custom_ids.AI_ACTIONS else 0,
             custom_id=custom_ids.lobby(table_id, step, action)))
         self.table_id, self.step, self.action = table_id, step, action
 
@@ -114,11 +120,15 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
 # ------------------------------------------------------------------------- builders
 
 
-def lobby_view(table_id: str, step: int, can_start: bool) -> discord.ui.View:
+def lobby_view(table_id: str, step: int, can_start: bool, can_add_ai: bool = True,
+               can_remove_ai: bool = False) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     for action in custom_ids.LOBBY_ACTIONS:
         view.add_item(LobbyButton(table_id, step, action,
                                   disabled=action == "start" and not can_start))
+    for action in custom_ids.AI_ACTIONS:
+        off = not can_remove_ai if action == "ai-remove" else not can_add_ai
+        view.add_item(LobbyButton(table_id, step, action, disabled=off))
     return view
 
 

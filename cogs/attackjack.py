@@ -73,7 +73,8 @@ class AttackJackUI(GameUI):
         stake = int(table.options.get("stake", 0))
         if stake <= 0 or table.guild_id is None:
             return None
-        short = await store.check_stake(table.guild_id, [s.user_id for s in table.seats], stake)
+        # AI seats hold no chips (and a game with one moves none): only people need the stake.
+        short = await store.check_stake(table.guild_id, [s.user_id for s in table.humans], stake)
         if not short:
             return None
         names = {s.user_id: s.name for s in table.seats}

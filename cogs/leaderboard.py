@@ -41,8 +41,9 @@ Scope = Literal["server", "global"]
 
 # What storage counts (bot.storage.is_rated / moves_chips), said where the numbers are shown.
 COUNTING_NOTE = (f"Rating = openskill ordinal (μ − 3σ); provisional = fewer than "
-                 f"{PROVISIONAL_GAMES} rated games. Only finished games with at least two "
-                 "human players count: AI seats are left out, a stopped game counts for nothing.")
+                 f"{PROVISIONAL_GAMES} rated games. Finished games count for the people who "
+                 "played; only games without AI seats change ratings. A stopped game counts "
+                 "for nothing.")
 CHIPS_NOTE = (f"Everyone starts with {STARTING_CHIPS:,} chips on each server. Only finished "
               "AttackJack games without AI seats move chips.")
 

@@ -14,7 +14,7 @@ TABLE_IDS = st.text("0123456789abcdef", min_size=6, max_size=16)
 STEPS = st.integers(min_value=0, max_value=10**12 - 1)
 
 
-@given(TABLE_IDS, STEPS, st.sampled_from(custom_ids.LOBBY_ACTIONS))
+@given(TABLE_IDS, STEPS, st.sampled_from(custom_ids.LOBBY_ACTIONS + custom_ids.AI_ACTIONS))
 def test_lobby_ids_round_trip_within_the_limit(table, step, action):
     text = custom_ids.lobby(table, step, action)
     assert len(text) <= 100

@@ -126,13 +126,13 @@ async def test_open_creates_the_folder_and_sets_up_the_connection(db_path: Path)
     async with await Storage.open(db_path) as store:
         info = await store.info()
     assert db_path.is_file()
-    assert info.schema_version == len(MIGRATIONS) == 2
+    assert info.schema_version == len(MIGRATIONS) == 3
     assert info.journal_mode == "wal"
     assert info.foreign_keys is True
     assert info.busy_timeout_ms == 5000
     # WAL is a property of the file: another connection sees it too.
     assert raw(db_path, "PRAGMA journal_mode") == [("wal",)]
-    assert raw(db_path, "PRAGMA user_version") == [(2,)]
+    assert raw(db_path, "PRAGMA user_version") == [(3,)]
 
 
 async def test_storage_is_the_sqlite_backend_of_the_store_interface() -> None:
@@ -148,7 +148,7 @@ async def test_reopening_keeps_data_and_applies_nothing_twice(db_path: Path) -> 
         await store.set_meta("tree_hash", "abc")
     async with await Storage.open(db_path) as store:
         assert await store.get_meta("tree_hash") == "abc"
-        assert (await store.info()).schema_version == 2
+        assert (await store.info()).schema_version == 3
 
 
 async def test_a_v1_database_upgrades_in_place_keeping_its_data(db_path: Path) -> None:
@@ -173,7 +173,7 @@ async def test_a_v1_database_upgrades_in_place_keeping_its_data(db_path: Path) -
             (GUILD, user, rating.mu, rating.sigma, rating.ordinal, won, points))
 
     async with await Storage.open(db_path) as store:
-        assert (await store.info()).schema_version == 2
+        assert (await store.info()).schema_version == 3
         [table] = await store.load_active_tables()
         assert isinstance(table, TableRow)
         assert (table.status, table.version, table.data) == ("playing", 1, {"seats": [7, 8],
@@ -198,12 +198,12 @@ async def test_a_failing_migration_is_rolled_back_whole(db_path: Path) -> None:
     broken = "CREATE TABLE extra (x INTEGER); INSERT INTO no_such_table VALUES (1);"
     with pytest.raises(MigrationFailed) as caught:
         await Storage.open(db_path, migrations=(*MIGRATIONS, broken))
-    assert caught.value.number == 3
-    assert raw(db_path, "PRAGMA user_version") == [(2,)]
+    assert caught.value.number == 4
+    assert raw(db_path, "PRAGMA user_version") == [(3,)]
     # The migration's first statement was undone with the rest: "extra" can be created.
     async with await Storage.open(db_path, migrations=(*MIGRATIONS, "CREATE TABLE extra (x);")):
         pass
-    assert raw(db_path, "PRAGMA user_version") == [(3,)]
+    assert raw(db_path, "PRAGMA user_version") == [(4,)]
 
 
 async def test_a_database_from_a_newer_bot_is_refused(db_path: Path) -> None:
@@ -216,7 +216,7 @@ async def test_a_database_from_a_newer_bot_is_refused(db_path: Path) -> None:
 async def test_two_processes_opening_a_new_file_at_once_migrate_it_once(db_path: Path) -> None:
     first, second = await asyncio.gather(Storage.open(db_path), Storage.open(db_path))
     async with first, second:
-        assert (await first.info()).schema_version == (await second.info()).schema_version == 2
+        assert (await first.info()).schema_version == (await second.info()).schema_version == 3
         await first.set_meta("k", "from first")
         assert await second.get_meta("k") == "from first"
 
@@ -499,21 +499,40 @@ async def test_a_stopped_game_is_kept_but_counts_for_nothing(store: SQLiteStorag
     assert await store.chips_leaderboard(GUILD) == []
 
 
-async def test_a_game_with_one_human_is_kept_but_not_rated(store: SQLiteStorage) -> None:
+async def test_a_game_with_one_human_counts_for_them_but_is_not_rated(
+        store: SQLiteStorage) -> None:
+    # Decision (issue 8): games with AI seats count for the humans' stats, not ratings.
     await store.record_game(finished([(7, 9), (None, 2), (None, 5)]))
     [game] = await store.history(GUILD)
     assert game.completed and not game.rated
-    assert await store.leaderboard_size("jazz", GUILD) == 0
+    for scope in (GUILD, None):
+        [row] = await store.leaderboard("jazz", scope)
+        assert (row.user_id, row.games, row.wins, row.points) == (7, 1, 1, 9)
+        start = ratings.default_rating()
+        assert (row.mu, row.sigma) == (pytest.approx(start.mu), pytest.approx(start.sigma))
+        assert row.provisional
 
 
-async def test_ai_seats_are_left_out_of_the_ratings(store: SQLiteStorage) -> None:
-    # The AI wins; of the humans, 7 comes second and 8 last: for the ratings, 7 beat 8.
+async def test_ai_seats_leave_ratings_alone_but_count_games(store: SQLiteStorage) -> None:
+    # A rated game first, then one with an AI seat: only the counts move.
+    await store.record_game(finished([(7, 20), (8, 1)]))
+    before = {r.user_id: (r.mu, r.sigma) for r in await store.leaderboard("jazz", GUILD)}
     await store.record_game(finished([(8, 1), (None, 30), (7, 20)]))
-    expected = ratings.rate([ratings.default_rating()] * 2, [0, 1])
     board = await store.leaderboard("jazz", GUILD)
-    assert [(r.user_id, r.wins, r.points) for r in board] == [(7, 0, 20), (8, 0, 1)]
-    assert board[0].mu == pytest.approx(expected[0].mu)
-    assert board[1].mu == pytest.approx(expected[1].mu)
+    assert {r.user_id: (r.mu, r.sigma) for r in board} == before
+    assert {(r.user_id, r.games, r.wins, r.points) for r in board} == {(7, 2, 1, 40),
+                                                                       (8, 2, 0, 2)}
+    [ai_game, rated_game] = await store.history(GUILD)
+    assert rated_game.rated and not ai_game.rated
+    [stats] = await store.stats(7, GUILD)
+    assert stats.games == 2  # the AI game shows in the player's own stats too
+
+
+async def test_provisional_counts_rated_games_only(store: SQLiteStorage) -> None:
+    for _ in range(ratings.PROVISIONAL_GAMES):
+        await store.record_game(finished([(7, 20), (None, 1)]))
+    [row] = await store.leaderboard("jazz", GUILD)
+    assert row.games == ratings.PROVISIONAL_GAMES and row.provisional
 
 
 async def test_record_game_is_one_transaction(store: SQLiteStorage,
@@ -730,7 +749,7 @@ async def test_chips_move_only_when_every_seat_is_human(store: SQLiteStorage) ->
     assert await store.chips(GUILD, 7) == await store.chips(GUILD, 8) == STARTING_CHIPS
     assert await store.chips_leaderboard(GUILD) == []
     [game] = await store.history(GUILD)
-    assert game.rated  # two humans: the game still counts for the ratings
+    assert not game.rated  # an AI seat: no ratings either (issue 8)
     assert [p.chips for p in game.players] == [-10, -10, 20]
 
 

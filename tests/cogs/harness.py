@@ -4,14 +4,17 @@ only use what they see, and the hidden-card scan."""
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import json
 import random
 import re
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bot.ai import AIRunner
 from bot.client import CardTableBot
 from bot.settings import Settings, Timing
 from bot.storage import Storage
@@ -20,18 +23,25 @@ from engine.core import Game
 from tests.bot.clock import ManualClock
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
 
+MAIN_THREAD = threading.main_thread()
 FAST = Timing(pause=0, edit_interval=0, turn_timer=300, lobby_idle=900, retire_after=3000,
               lock_patience=2.0)
 
 
+def cheap_ai() -> AIRunner:
+    """AI decisions in a thread with a tiny, uncapped search: fast and reproducible."""
+    return AIRunner(concurrent.futures.ThreadPoolExecutor(max_workers=1), iterations=20,
+                    time_limit=None, owns_executor=True)
+
+
 async def make_bot(path: Path, *, timing: Timing = FAST, clock: ManualClock | None = None,
-                   extensions: dict[str, str | None] | None = None, seed: int | None = 7
-                   ) -> CardTableBot:
+                   extensions: dict[str, str | None] | None = None, seed: int | None = 7,
+                   ai: AIRunner | None = None) -> CardTableBot:
     store = await Storage.open(path)
     settings = Settings(token="fake-token", database_path=path, dev_guild_id=None,
                         log_level=20, timing=timing)
     bot = CardTableBot(settings, store=store, clock=clock or ManualClock(), timing=timing,
-                       extensions=extensions, seed=seed)
+                       extensions=extensions, seed=seed, ai=ai or cheap_ai())
     bot._owns_store = True  # closed with the bot (a killed bot: close bot.store yourself)
     return bot
 
@@ -215,7 +225,8 @@ def watch_engine(monkeypatch: Any, engine: type[Game], log: HiddenLog) -> None:
 
         def wrapped(self: Game, *args: Any, _original: Callable[..., Any] = original) -> Any:
             result = _original(self, *args)
-            if self.history is not None:  # not an AI copy
+            # Not an AI copy, nor the AI's own restored game (in an executor thread).
+            if self.history is not None and threading.current_thread() is MAIN_THREAD:
                 log.record(self)
             return result
 

@@ -67,6 +67,7 @@ class Player:
     games: int = 0
     wins: int = 0
     points: int = 0
+    rated: int = 0  # rated games (provisional: fewer than five)
 
     @property
     def ordinal(self) -> float:
@@ -76,23 +77,26 @@ class Player:
 @dataclass
 class Expected:
     """The leaderboard of one scope, worked out from the games as the rules state them:
-    finished games with two or more human seats count, AI seats are left out."""
+    every finished game counts for its human seats; only games of two or more humans and
+    no AI seat change ratings (issue 8)."""
 
     players: dict[int, Player] = field(default_factory=dict)
     model: PlackettLuce = field(default_factory=PlackettLuce)
 
     def add(self, game: FinishedGame) -> None:
         humans = [s for s in game.seats if s.user_id is not None]
-        if not game.completed or len(humans) < 2:
+        if not game.completed or not humans:
             return
         people = [self.players.setdefault(s.user_id, Player(s.name)) for s in humans]
-        # Places among the humans only, ties shared: the dense rank of their points.
-        levels = sorted({s.points for s in humans}, reverse=True)
-        ranks = [levels.index(s.points) for s in humans]
-        teams = [[self.model.rating(mu=p.mu, sigma=p.sigma)] for p in people]
-        for person, seat, team in zip(people, humans, self.model.rate(teams, ranks=ranks),
-                                      strict=True):
-            person.mu, person.sigma = team[0].mu, team[0].sigma
+        if len(humans) >= 2 and len(humans) == len(game.seats):
+            # Ties shared: the dense rank of the points.
+            levels = sorted({s.points for s in humans}, reverse=True)
+            ranks = [levels.index(s.points) for s in humans]
+            teams = [[self.model.rating(mu=p.mu, sigma=p.sigma)] for p in people]
+            for person, team in zip(people, self.model.rate(teams, ranks=ranks), strict=True):
+                person.mu, person.sigma = team[0].mu, team[0].sigma
+                person.rated += 1
+        for person, seat in zip(people, humans, strict=True):
             person.games += 1
             person.wins += int(seat.won)
             person.points += seat.points
@@ -241,7 +245,7 @@ async def club(fake_discord: FakeDiscord, bots: Bots) -> Club:
 
 
 def as_rows(expected: Expected, viewer: int) -> list[tuple[Any, ...]]:
-    return [(rank, p.name, p.ordinal, p.games < 5, p.games, p.wins, round(100 * p.wins / p.games),
+    return [(rank, p.name, p.ordinal, p.rated < 5, p.games, p.wins, round(100 * p.wins / p.games),
              p.points, uid == viewer) for rank, (uid, p) in enumerate(expected.board(), 1)]
 
 
@@ -297,7 +301,9 @@ async def test_a_provisional_player_is_marked_until_five_rated_games(club: Club)
     provisional = [row for row in wanted if row[3]]
     settled = [row for row in wanted if not row[3]]
     assert provisional and settled  # the seeding has both kinds
-    assert all(row[4] < 5 for row in provisional) and all(row[4] >= 5 for row in settled)
+    rated = {p.name: p.rated for p in club.expected.players.values()}
+    assert all(rated[row[1]] < 5 for row in provisional)
+    assert all(rated[row[1]] >= 5 for row in settled)
     ix = await (await fake.slash(club.bob, fake.channel("general"), "leaderboard",
                                  game="jazz")).wait_answered()
     marked = {row[1] for row in parse_page(ix.message) if row[3]}
@@ -361,8 +367,8 @@ async def test_an_empty_board_says_so_and_has_no_page_buttons(club: Club) -> Non
 
 
 async def test_the_footer_states_what_storage_counts(fake_discord: FakeDiscord, bots: Bots) -> None:
-    """AI seats are left out of a rated game, a game with one human counts for nothing
-    (not even games played), and a stopped game counts for nothing: the footer says so."""
+    """A game with AI seats counts for the humans (games, wins, points) but changes no
+    rating, and a stopped game counts for nothing: the footer says so."""
     fake = fake_discord
     alice, bob = fake.add_user("alice"), fake.add_user("bob")
     general, guild = fake.channel("general"), fake.world.guild.id
@@ -378,10 +384,12 @@ async def test_the_footer_states_what_storage_counts(fake_discord: FakeDiscord, 
     async with fake.running(bot):
         ix = await (await fake.slash(alice, general, "leaderboard", game="jazz")).wait_answered()
     rows = parse_page(ix.message)
-    # One game each: the AI won it, so nobody has a win; alice placed above bob.
-    assert [(r[1], r[4], r[5], r[7]) for r in rows] == [("Alice", 1, 0, 3), ("Bob", 1, 0, 1)]
+    # Alice: two games (the AI won one, she won the other); Bob: one. Nobody is rated:
+    # both keep the starting rating (ordinal 0), provisional; ties go to more games.
+    assert [(r[1], r[2], r[3], r[4], r[5], r[7]) for r in rows] == [
+        ("Alice", 0.0, True, 2, 1, 53), ("Bob", 0.0, True, 1, 0, 1)]
     text = footer(ix.message)
-    assert "at least two human players" in text and "AI seats are left out" in text
+    assert "only games without AI seats change ratings" in text
     assert "stopped game counts for nothing" in text
 
 

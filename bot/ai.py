@@ -1,0 +1,88 @@
+"""AI decisions for the tables, computed off the event loop.
+
+A search is CPU-bound Python: run on the loop it would freeze every table for
+hundreds of milliseconds. ``AIRunner`` sends the game as plain data
+(``Game.to_data()``) to an executor and awaits the answer, so the loop keeps
+serving clicks while an AI thinks. The default executor is one worker process
+(spawned on first use); tests inject a cheap one and a small search budget.
+
+Each decision is deterministic: its seed comes from the table id, and
+``AIPlayer`` mixes in the seat and the number of actions so far, so a table
+restored after a restart gets the same decisions as the one that was saved.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import functools
+import logging
+import multiprocessing
+from collections.abc import Callable
+
+from engine.ai import DEFAULT_LEVEL, LEVELS, choose_from_data
+from engine.core import Game
+
+log = logging.getLogger(__name__)
+
+AI_LEVELS = ("easy", "normal", "hard")  # the levels a host may seat (not "random")
+TAKEOVER_LEVEL = DEFAULT_LEVEL  # plays a timed-out turn and an away player's seat
+ExecutorFactory = Callable[[], concurrent.futures.Executor]
+
+
+def seat_name(level: str, number: int = 1) -> str:
+    """How an AI seat is shown everywhere: "🤖 Normal AI", then "🤖 Normal AI 2"..."""
+    suffix = f" {number}" if number > 1 else ""
+    return f"🤖 {level.capitalize()} AI{suffix}"
+
+
+def table_seed(table_id: str) -> int:
+    """A stable seed per table (table ids are hex)."""
+    return int(table_id, 16)
+
+
+class AIRunner:
+    """Chooses AI actions in an executor; ``iterations``/``time_limit`` override the level's
+    search budget (tests)."""
+
+    def __init__(self, executor: concurrent.futures.Executor | None = None, *,
+                 iterations: int | None = None, time_limit: float | str | None = "level",
+                 owns_executor: bool | None = None) -> None:
+        self._executor = executor
+        # Shut down at close: the default executor always, an injected one if asked.
+        self._owns_executor = executor is None if owns_executor is None else owns_executor
+        self.iterations = iterations
+        self.time_limit = time_limit
+
+    @property
+    def executor(self) -> concurrent.futures.Executor:
+        if self._executor is None:  # lazily: a bot without AI seats starts no process
+            # "spawn", not fork: the bot has threads (aiosqlite) that a fork would copy
+            # mid-flight; a spawned worker also blocks the loop less while it starts.
+            self._executor = concurrent.futures.ProcessPoolExecutor(
+                max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+        return self._executor
+
+    async def choose(self, game: Game, seat: int, level: str, table_id: str) -> int:
+        """The AI's action for ``seat`` (the seat to act); the loop stays free meanwhile."""
+        if level not in LEVELS:
+            raise ValueError(f"unknown AI level {level!r}")
+        job = functools.partial(choose_from_data, game.to_data(), seat, level,
+                                table_seed(table_id), iterations=self.iterations,
+                                time_limit=self.time_limit)
+        try:
+            action = await asyncio.get_running_loop().run_in_executor(self.executor, job)
+        except concurrent.futures.BrokenExecutor:
+            # A worker died (killed, out of memory): the next decision gets a fresh pool.
+            if self._owns_executor:
+                log.warning("the AI worker died; starting a new one for the next decision")
+                self.close()
+            raise
+        if action not in game.legal_actions():  # the worker saw another state: a bug
+            raise RuntimeError(f"the AI chose an illegal action {action}")
+        return action
+
+    def close(self) -> None:
+        if self._owns_executor and self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = None
