@@ -79,8 +79,9 @@ class CaliforniaJackAI(GameAI):
         if state._over:
             return [1.0 if s in state._winners else 0.0 for s in (0, 1)]
         a, b = state._deal_points[-1]
+        lead = a - b
         # A deal moves at most 4 game points; winning the game outranks any deal.
-        return [clamp01(0.5 + (a - b) / 10), clamp01(0.5 + (b - a) / 10)]
+        return [clamp01(0.5 + lead / 10), clamp01(0.5 - lead / 10)]
 
     def easy(self, obs: Observation, legal: list[int], rng: random.Random) -> int:
         assert isinstance(obs, CaliforniaJackObservation)
@@ -141,8 +142,10 @@ def _easy_follow(lead: int, legal: list[int], obs: CaliforniaJackObservation) ->
     trump = obs.trump
     winners = [c for c in legal if _beats(c, lead, trump)]
     losers = [c for c in legal if c not in winners]
-    prize = _value(lead, trump) + (_value(obs.top, trump) + (SUIT[obs.top] == trump)
-                                   if obs.top is not None else 0)
+    # What winning brings: the card led, and the stock's top card (any trump is worth it).
+    prize = _value(lead, trump)
+    if obs.top is not None:
+        prize += _value(obs.top, trump) + (SUIT[obs.top] == trump)
     if winners and (prize > 0 or not losers):
         # Win it cheaply: a plain card before a trump, the least valuable, the lowest.
         return min(winners, key=lambda c: (SUIT[c] == trump, _value(c, trump), RANK[c], c))
