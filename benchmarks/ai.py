@@ -231,17 +231,55 @@ def strength(game_id: str, a: str, b: str, games: int, players: int | None,
         seat_a = levels.index(a) if a != b else 0
         others = [totals[s] for s in range(n) if s != seat_a]
         margins.append(totals[seat_a] - sum(others) / len(others))
-        if seat_a in winners:
-            wins += 1.0 / len(winners)
-        elif not winners:
-            wins += 1.0 / n  # AttackJack, everyone out: the stakes come back
+        wins += win_share(winners, n, seat_a)
     out["a_wins"] = wins
     out["a_win_rate"] = round(wins / games, 3)
     out["a_win_rate_ci95"] = [round(x, 3) for x in wilson(wins, games)]
     mean, half = mean_ci(margins)
     out["a_margin"] = round(mean, 2)
     out["a_margin_ci95"] = [round(mean - half, 2), round(mean + half, 2)]
+    if game_id == "attackjack" and b == "random" and n <= CEILING_MAX_PLAYERS:
+        shares = [oracle_share(_dealt(p), p[2].index(a) if a != b else 0) for p in plans]
+        out["a_ceiling"] = round(statistics.fmean(shares), 3)
     return out
+
+
+# AttackJack's luck sets a ceiling on any player's win rate against random ones: an
+# oracle that sees every card and answers the others' coin flips exactly. The tree
+# doubles with each chooser, so it is only worked out for small tables.
+CEILING_MAX_PLAYERS = 6
+
+
+def _dealt(plan: tuple[str, int, list[str], int, int]) -> Game:
+    """The game of a tournament plan with its deal made, as ``play`` makes it."""
+    game_id, players, _, seed, first_dealer = plan
+    game = make_game(game_id, players, None, first_dealer)
+    game.start_deal(game.random_deal(random.Random(seed)))
+    return game
+
+
+def oracle_share(state: Game, seat: int) -> float:
+    """``seat``'s expected share of the wins when it sees every card and plays best,
+    while every other seat takes or stands at random (a drawn game counts as in
+    ``strength``)."""
+    while state.has_auto_step:
+        state.auto_step()
+    if state.is_over:
+        return win_share(state.winners(), state.players, seat)
+    values = []
+    for action in state.legal_actions():
+        after = state.copy()
+        after.apply(state.to_act, action)
+        values.append(oracle_share(after, seat))
+    return max(values) if state.to_act == seat else statistics.fmean(values)
+
+
+def win_share(winners: list[int], players: int, seat: int) -> float:
+    """What one game counts for ``seat``: a shared win splits, and nobody winning
+    (AttackJack, everyone out: the stakes come back) counts as a draw among all."""
+    if not winners:
+        return 1.0 / players
+    return 1.0 / len(winners) if seat in winners else 0.0
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:

@@ -1,0 +1,70 @@
+"""The statistics and the AttackJack ceiling the strength benchmark prints."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from benchmarks.ai import _dealt, mean_ci, oracle_share, wilson, win_share
+from engine.ai import decide
+from engine.core import STAND, TAKE
+
+
+def test_wilson_interval_contains_the_rate_and_narrows_with_more_games():
+    low, high = wilson(65, 100)
+    assert low < 0.65 < high
+    wide = high - low
+    low, high = wilson(650, 1000)
+    assert low < 0.65 < high and high - low < wide / 2
+    assert wilson(20, 20)[1] == 1.0 and wilson(20, 20)[0] > 0.8
+    assert wilson(0, 0) == (0.0, 1.0)
+
+
+def test_a_win_counts_one_a_shared_win_splits_and_nobody_winning_is_a_draw_among_all():
+    assert win_share([1], 3, 1) == 1.0 and win_share([1], 3, 0) == 0.0
+    assert win_share([0, 2], 3, 2) == 0.5
+    assert win_share([], 4, 3) == 0.25
+
+
+def test_mean_ci_is_the_normal_interval():
+    mean, half = mean_ci([1.0, 3.0])
+    assert mean == 2.0 and half == pytest.approx(1.96 * 2 ** 0.5 / 2 ** 0.5)
+
+
+def _policy_share(state, seat: int, policy) -> float:
+    """``seat``'s exact expected share playing ``policy`` while the others flip coins."""
+    while state.has_auto_step:
+        state.auto_step()
+    if state.is_over:
+        return win_share(state.winners(), state.players, seat)
+    choices = [policy(state, seat)] if state.to_act == seat else state.legal_actions()
+    total = 0.0
+    for action in choices:
+        after = state.copy()
+        after.apply(state.to_act, action)
+        total += _policy_share(after, seat, policy)
+    return total / len(choices)
+
+
+def _easy(state, seat):
+    return decide(state, seat, "easy", random.Random(0)).action
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_the_oracle_ceiling_bounds_every_policy_against_random_players(players):
+    policies = {"easy": _easy, "always take": lambda s, _: TAKE,
+                "always stand": lambda s, _: STAND}
+    strictly_better = set()
+    for seed in range(30):
+        seat = seed % players
+        plan = ("attackjack", players, ["random"] * players, seed, seed % players)
+        ceiling = oracle_share(_dealt(plan), seat)
+        for name, policy in policies.items():
+            share = _policy_share(_dealt(plan), seat, policy)
+            assert share <= ceiling + 1e-12, (seed, name)
+            if share < ceiling - 1e-12:
+                strictly_better.add(name)
+    # The oracle does choose: it beats each fixed policy somewhere (easy, which looks
+    # at the open card, is mostly as good as seeing everything).
+    assert {"always take", "always stand"} <= strictly_better
