@@ -10,7 +10,8 @@ Levels:
 * ``easy``: a rule of thumb per game, instant;
 * ``normal`` / ``hard``: information-set Monte Carlo tree search over sampled
   deals (``engine.ai.search``), by iterations with a time cap; ``hard`` searches
-  four times as long.
+  four times as long, and where a game has them, with guided rollouts (the
+  players in its look-ahead play sensibly instead of at random).
 
 The AI sees only what its seat may know: ``game.seat_view(seat)`` and the
 public actions of the current deal (see each game's module in this package).
@@ -36,13 +37,14 @@ class Level:
     name: str
     iterations: int  # 0: no search
     time_limit: float | None  # seconds; a safety cap, sized far above the usual time
+    guided: bool = False  # rollouts played sensibly (GameAI.guided_rollout), not at random
 
 
 LEVELS: dict[str, Level] = {
     "random": Level("random", 0, None),
     "easy": Level("easy", 0, None),
     "normal": Level("normal", 1000, 0.35),
-    "hard": Level("hard", 4000, 1.6),
+    "hard": Level("hard", 4000, 1.6, guided=True),
 }
 DEFAULT_LEVEL = "normal"
 
@@ -97,7 +99,7 @@ def decide(game: Game, seat: int, level: str = DEFAULT_LEVEL,
     budget = iterations if iterations is not None else spec.iterations
     cap = spec.time_limit if time_limit == "level" else time_limit
     assert cap is None or isinstance(cap, float | int)
-    return search(ai, obs, rng, max(1, budget), cap, ai.EXPLORATION)
+    return search(ai, obs, rng, max(1, budget), cap, ai.EXPLORATION, spec.guided)
 
 
 class AIPlayer:

@@ -50,6 +50,12 @@ class GameAI(ABC):
         maximises its own (max^n), which for two players is the zero-sum game.
         """
 
+    def guided_rollout(self, state: Game, obs: Observation, rng: random.Random) -> list[float]:
+        """A rollout whose players play sensibly rather than at random (``hard``): slower
+        per iteration, but the deal's value comes out as it would really go. Games
+        without one use the random rollout."""
+        return self.rollout(state, obs, rng)
+
     @abstractmethod
     def easy(self, obs: Observation, legal: list[int], rng: random.Random) -> int:
         """The ``easy`` level: a quick rule of thumb for the game."""

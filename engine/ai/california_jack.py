@@ -35,6 +35,7 @@ class CaliforniaJackObservation(Observation):
 
 class CaliforniaJackAI(GameAI):
     GAME_ID = "california_jack"
+    GUIDED_NOISE = 0.2
 
     def observe(self, game: Game, seat: int) -> CaliforniaJackObservation:
         assert isinstance(game, CaliforniaJack)
@@ -76,6 +77,10 @@ class CaliforniaJackAI(GameAI):
     def rollout(self, state: Game, obs: Observation, rng: random.Random) -> list[float]:
         assert isinstance(state, CaliforniaJack)
         engine_rollout(state, rng)
+        return self._score(state)
+
+    @staticmethod
+    def _score(state: CaliforniaJack) -> list[float]:
         if state._over:
             return [1.0 if s in state._winners else 0.0 for s in (0, 1)]
         a, b = state._deal_points[-1]
@@ -83,12 +88,35 @@ class CaliforniaJackAI(GameAI):
         # A deal moves at most 4 game points; winning the game outranks any deal.
         return [clamp01(0.5 + lead / 10), clamp01(0.5 - lead / 10)]
 
+    def guided_rollout(self, state: Game, obs: Observation, rng: random.Random) -> list[float]:
+        """Like ``rollout``, but both players mostly play as ``easy`` does (a random card
+        one time in ``GUIDED_NOISE``): the deal is then scored as people would play it."""
+        assert isinstance(state, CaliforniaJack)
+        noise = self.GUIDED_NOISE
+        while True:
+            seat = state._to_act
+            if seat is None:
+                break
+            legal = state.legal_actions()
+            if len(legal) == 1:
+                action = legal[0]
+            elif rng.random() < noise:
+                action = legal[rng.randrange(len(legal))]
+            else:
+                pos = state._pos
+                top = state._stock[pos] if pos < len(state._stock) else None
+                lead = state._lead
+                action = (_easy_follow(lead, legal, state._trump, top) if lead >= 0
+                          else _easy_lead(legal, state._trump, top))
+            state._apply(action)
+        return self._score(state)
+
     def easy(self, obs: Observation, legal: list[int], rng: random.Random) -> int:
         assert isinstance(obs, CaliforniaJackObservation)
         trick = obs.view["trick"]
         if trick:
-            return _easy_follow(cards.parse_card(trick[0]["card"]), legal, obs)
-        return _easy_lead(legal, obs)
+            return _easy_follow(cards.parse_card(trick[0]["card"]), legal, obs.trump, obs.top)
+        return _easy_lead(legal, obs.trump, obs.top)
 
 
 def _voids(actions: list[tuple[int, int]], opp: int, trump: int,
@@ -138,14 +166,13 @@ def _beats(c: int, lead: int, trump: int) -> bool:
     return SUIT[c] == trump
 
 
-def _easy_follow(lead: int, legal: list[int], obs: CaliforniaJackObservation) -> int:
-    trump = obs.trump
+def _easy_follow(lead: int, legal: list[int], trump: int, top: int | None) -> int:
     winners = [c for c in legal if _beats(c, lead, trump)]
     losers = [c for c in legal if c not in winners]
     # What winning brings: the card led, and the stock's top card (any trump is worth it).
     prize = _value(lead, trump)
-    if obs.top is not None:
-        prize += _value(obs.top, trump) + (SUIT[obs.top] == trump)
+    if top is not None:
+        prize += _value(top, trump) + (SUIT[top] == trump)
     if winners and (prize > 0 or not losers):
         # Win it cheaply: a plain card before a trump, the least valuable, the lowest.
         return min(winners, key=lambda c: (SUIT[c] == trump, _value(c, trump), RANK[c], c))
@@ -153,10 +180,8 @@ def _easy_follow(lead: int, legal: list[int], obs: CaliforniaJackObservation) ->
     return min(losers, key=lambda c: (_value(c, trump), SUIT[c] == trump, RANK[c], c))
 
 
-def _easy_lead(legal: list[int], obs: CaliforniaJackObservation) -> int:
-    trump = obs.trump
+def _easy_lead(legal: list[int], trump: int, top: int | None) -> int:
     plain = [c for c in legal if SUIT[c] != trump] or legal
-    top = obs.top
     if top is not None and (SUIT[top] == trump or TRICK_POINTS[top] > 0):
         # A stock card worth having: lead the strongest plain card to win the draw.
         return max(plain, key=lambda c: (RANK[c], -_value(c, trump), c))

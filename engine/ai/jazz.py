@@ -37,6 +37,7 @@ class JazzObservation(Observation):
 
 class JazzAI(GameAI):
     GAME_ID = "jazz"
+    GUIDED_NOISE = 0.2  # the share of random cards in a guided rollout
 
     def observe(self, game: Game, seat: int) -> JazzObservation:
         assert isinstance(game, Jazz)
@@ -86,6 +87,12 @@ class JazzAI(GameAI):
         else:
             points = state._points[deal]
         return _rewards(points, obs.scale)
+
+    def guided_rollout(self, state: Game, obs: Observation, rng: random.Random) -> list[float]:
+        assert isinstance(state, Jazz) and isinstance(obs, JazzObservation)
+        if obs.deal == SEVENS_DEAL or not state._in_deal:
+            return self.rollout(state, obs, rng)
+        return _rewards(rollout_tricks(state, rng, self.GUIDED_NOISE), obs.scale)
 
     def easy(self, obs: Observation, legal: list[int], rng: random.Random) -> int:
         assert isinstance(obs, JazzObservation)
@@ -152,11 +159,13 @@ def _playable(low: list[int], high: list[int], pos: tuple[int, ...]) -> list[int
 # ---------------------------------------------------------------- fast rollout
 
 
-def rollout_tricks(state: Jazz, rng: random.Random) -> list[int]:
-    """Play a trick deal to its end at random on bare lists; return the deal's points.
+def rollout_tricks(state: Jazz, rng: random.Random, noise: float | None = None) -> list[int]:
+    """Play a trick deal to its end on bare lists; return the deal's points.
 
-    The same random choices as the engine's own loop (``choice`` over the legal
-    cards in hand order) and the same scoring: a test plays both side by side.
+    At random (``noise`` None): the same random choices as the engine's own loop
+    (``choice`` over the legal cards in hand order) and the same scoring, and a
+    test plays both side by side. Guided (``noise`` a probability): every player
+    plays ``trick_heuristic``'s card, or a random one with that probability.
     Deals 2-4 stop when no penalty card is left, as nothing can change after.
     """
     n, deal = state.players, state._deal
@@ -176,7 +185,10 @@ def rollout_tricks(state: Jazz, rng: random.Random) -> list[int]:
                 legal = [c for c in hand if c // 13 == led] or hand
             else:
                 legal = hand
-            c = choice(legal)
+            if noise is None or len(legal) == 1 or rng.random() < noise:
+                c = choice(legal)
+            else:
+                c = trick_heuristic(deal, trick, legal, n, len(hand))
             hand.remove(c)
             trick.append(c)
             seat = seat + 1 if seat + 1 < n else 0
@@ -227,10 +239,14 @@ def _danger(deal: int, c: int) -> int:
 
 
 def _easy_tricks(obs: JazzObservation, legal: list[int]) -> int:
-    deal = obs.deal
     trick = [cards.parse_card(t["card"]) for t in obs.view["trick"]]
-    n = len(obs.others) + 1
-    if deal == 4 and len(obs.hand) > 3:
+    return trick_heuristic(obs.deal, trick, legal, len(obs.others) + 1, len(obs.hand))
+
+
+def trick_heuristic(deal: int, trick: list[int], legal: list[int], n: int,
+                    hand_size: int) -> int:
+    """``easy``'s card in a trick deal (and the guided rollouts' players')."""
+    if deal == 4 and hand_size > 3:
         # Only the last trick costs: shed high cards while it is early, keep low ones.
         return max(legal, key=lambda c: (RANK[c], c))
     if not trick:

@@ -39,13 +39,16 @@ class SearchResult:
 
 
 def search(ai: GameAI, obs: Observation, rng: random.Random, iterations: int,
-           time_limit: float | None = None, exploration: float = 0.7) -> SearchResult:
-    """Run up to ``iterations`` iterations (fewer if ``time_limit`` seconds run out)."""
+           time_limit: float | None = None, exploration: float = 0.7,
+           guided: bool = False) -> SearchResult:
+    """Run up to ``iterations`` iterations (fewer if ``time_limit`` seconds run out);
+    ``guided`` plays the rollouts with the game's ``guided_rollout``."""
     start = time.perf_counter()
     deadline = None if time_limit is None else start + time_limit
     root = _Node(obs.seat)
     auto = ai.AUTO_STEPS
-    determinize, rollout = ai.determinize, ai.rollout
+    determinize = ai.determinize
+    rollout = ai.guided_rollout if guided else ai.rollout
     log, sqrt = math.log, math.sqrt
     done = 0
     while done < iterations:

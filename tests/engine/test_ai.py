@@ -404,6 +404,55 @@ def test_the_fast_trick_rollout_plays_and_scores_as_the_engine_does(players, opt
             assert points == slow.deal_points[deal_index]
 
 
+def _jazz_deal_in_progress(players: int, deal_index: int, rng: random.Random) -> Jazz:
+    game = Jazz(players, None, first_dealer=0)
+    while game.deal_number < deal_index or not game.needs_deal:
+        if game.needs_deal:
+            game.start_deal(game.random_deal(rng))
+        else:
+            game.apply(game.to_act, rng.choice(game.legal_actions()))
+    game.start_deal(game.random_deal(rng))
+    return game
+
+
+@pytest.mark.parametrize("players", [3, 4, 6])
+def test_a_guided_trick_rollout_without_noise_plays_easy_at_every_seat(players):
+    # Guided rollouts (hard) play the easy level's card at every seat: with no noise the
+    # bare-list rollout must end the deal as the engine does with easy at every seat.
+    rng = random.Random(players)
+    for deal_index in range(5):
+        game = _jazz_deal_in_progress(players, deal_index, rng)
+        guided = game.copy()
+        points = rollout_tricks(guided, random.Random(0), noise=0.0)
+        while game.to_act is not None:
+            game.apply(game.to_act, choose(game, game.to_act, "easy"))
+        assert points == game.deal_points[deal_index]
+
+
+def test_california_jack_guided_rollout_without_noise_plays_easy_at_both_seats():
+    ai = game_ai("california_jack")
+    for seed in range(6):
+        rng = random.Random(seed)
+        game = CaliforniaJack(2, CaliforniaJackOptions(target=5), first_dealer=seed % 2)
+        game.start_deal(game.random_deal(rng))
+        for _ in range(rng.randrange(10)):
+            game.apply(game.to_act, rng.choice(game.legal_actions()))
+        seat = game.to_act
+        obs = ai.observe(game, seat)
+        state = game.copy()
+        old = ai.GUIDED_NOISE
+        try:
+            ai.GUIDED_NOISE = 0.0
+            rewards = ai.guided_rollout(state, obs, random.Random(0))
+        finally:
+            ai.GUIDED_NOISE = old
+        deal = len(game.deal_points) - 1
+        while game.to_act is not None:
+            game.apply(game.to_act, choose(game, game.to_act, "easy"))
+        assert state.deal_points[deal] == game.deal_points[deal]
+        assert rewards == ai.rollout(game.copy(), obs, random.Random(0))  # deal over: scored
+
+
 # ---------------------------------------------------------------- what the seat infers
 
 
