@@ -232,17 +232,24 @@ def locate(deal: dict, where: tuple) -> list:
     return deal["stock"] if where[0] == "stock" else deal["hands"][where[0]]
 
 
+def _jazz_deal_in_progress(players: int, deal_index: int, rng: random.Random,
+                           options: JazzOptions | None = None) -> Jazz:
+    """A game at the start of deal ``deal_index``, the deals before played at random."""
+    game = Jazz(players, options, first_dealer=0)
+    while game.deal_number < deal_index or not game.needs_deal:
+        if game.needs_deal:
+            game.start_deal(game.random_deal(rng))
+        else:
+            game.apply(game.to_act, rng.choice(game.legal_actions()))
+    game.start_deal(game.random_deal(rng))
+    return game
+
+
 def jazz_pairs() -> list[tuple[Game, Game, int]]:
     pairs = []
     for seed, deal_index, actions in ((1, 0, 19), (2, 2, 27), (3, SEVENS_DEAL, 30)):
         rng = random.Random(seed)
-        game = Jazz(4, None, first_dealer=0)
-        while game.deal_number < deal_index or not game.needs_deal:
-            if game.needs_deal:
-                game.start_deal(game.random_deal(rng))
-            else:
-                game.apply(game.to_act, rng.choice(game.legal_actions()))
-        game.start_deal(game.random_deal(rng))
+        game = _jazz_deal_in_progress(4, deal_index, rng)
         for _ in range(actions):
             game.apply(game.to_act, rng.choice(game.legal_actions()))
         seat = game.to_act
@@ -387,13 +394,7 @@ def test_the_fast_trick_rollout_plays_and_scores_as_the_engine_does(players, opt
     # points, early ends of deals 2-4 included.
     rng = random.Random(players)
     for deal_index in range(5):
-        game = Jazz(players, options, first_dealer=0)
-        while game.deal_number < deal_index or not game.needs_deal:
-            if game.needs_deal:
-                game.start_deal(game.random_deal(rng))
-            else:
-                game.apply(game.to_act, rng.choice(game.legal_actions()))
-        game.start_deal(game.random_deal(rng))
+        game = _jazz_deal_in_progress(players, deal_index, rng, options)
         for _ in range(rng.randrange(2 * players)):
             game.apply(game.to_act, rng.choice(game.legal_actions()))
         for seed in range(15):
@@ -402,17 +403,6 @@ def test_the_fast_trick_rollout_plays_and_scores_as_the_engine_does(players, opt
             engine_rollout(slow, random.Random(seed))
             assert slow.to_act is None
             assert points == slow.deal_points[deal_index]
-
-
-def _jazz_deal_in_progress(players: int, deal_index: int, rng: random.Random) -> Jazz:
-    game = Jazz(players, None, first_dealer=0)
-    while game.deal_number < deal_index or not game.needs_deal:
-        if game.needs_deal:
-            game.start_deal(game.random_deal(rng))
-        else:
-            game.apply(game.to_act, rng.choice(game.legal_actions()))
-    game.start_deal(game.random_deal(rng))
-    return game
 
 
 @pytest.mark.parametrize("players", [3, 4, 6])
