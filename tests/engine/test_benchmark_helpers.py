@@ -28,8 +28,9 @@ def test_a_win_counts_one_a_shared_win_splits_and_nobody_winning_is_a_draw_among
 
 
 def test_mean_ci_is_the_normal_interval():
-    mean, half = mean_ci([1.0, 3.0])
-    assert mean == 2.0 and half == pytest.approx(1.96 * 2 ** 0.5 / 2 ** 0.5)
+    mean, half = mean_ci([1.0, 3.0])  # sample standard deviation √2, over √2 values
+    assert mean == 2.0 and half == pytest.approx(1.96)
+    assert mean_ci([5.0, 5.0, 5.0]) == (5.0, 0.0)
 
 
 def _policy_share(state, seat: int, policy) -> float:
