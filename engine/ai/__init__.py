@@ -11,7 +11,8 @@ Levels:
 * ``normal`` / ``hard``: information-set Monte Carlo tree search over sampled
   deals (``engine.ai.search``), by iterations with a time cap; ``hard`` searches
   four times as long, and where a game has them, with guided rollouts (the
-  players in its look-ahead play sensibly instead of at random).
+  players in its look-ahead play sensibly instead of at random), trusting
+  their averages sooner where that was measured to help (``GUIDED_EXPLORATION``).
 
 The AI sees only what its seat may know: ``game.seat_view(seat)`` and the
 public actions of the current deal (see each game's module in this package).
@@ -99,7 +100,7 @@ def decide(game: Game, seat: int, level: str = DEFAULT_LEVEL,
     budget = iterations if iterations is not None else spec.iterations
     cap = spec.time_limit if time_limit == "level" else time_limit
     assert cap is None or isinstance(cap, float | int)
-    return search(ai, obs, rng, max(1, budget), cap, ai.EXPLORATION, spec.guided)
+    return search(ai, obs, rng, max(1, budget), cap, ai.exploration(spec.guided), spec.guided)
 
 
 class AIPlayer:

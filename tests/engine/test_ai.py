@@ -11,6 +11,7 @@ from collections.abc import Callable
 
 import pytest
 
+import engine.ai
 from engine.ai import LEVELS, AIPlayer, choose, decide, game_ai
 from engine.ai.base import GameAI, Observation, engine_rollout
 from engine.ai.jazz import rollout_tricks
@@ -441,6 +442,33 @@ def test_california_jack_guided_rollout_without_noise_plays_easy_at_both_seats()
             game.apply(game.to_act, choose(game, game.to_act, "easy"))
         assert state.deal_points[deal] == game.deal_points[deal]
         assert rewards == ai.rollout(game.copy(), obs, random.Random(0))  # deal over: scored
+
+
+@pytest.mark.parametrize(("level", "game_id", "expected"), [
+    ("normal", "california_jack", (0.7, False)),
+    ("hard", "california_jack", (0.3, True)),  # guided rollouts: California Jack's own constant
+    ("hard", "jazz", (0.7, True)),  # no constant of its own for guided rollouts
+])
+def test_each_level_searches_with_the_exploration_its_rollouts_call_for(
+        monkeypatch, level, game_id, expected):
+    seen = []
+
+    def spy(ai, obs, rng, iterations, time_limit, exploration, guided):
+        seen.append((exploration, guided))
+        return search(ai, obs, rng, iterations, time_limit, exploration, guided)
+
+    monkeypatch.setattr(engine.ai, "search", spy)
+    rng = random.Random(2)
+    if game_id == "jazz":
+        game: Game = _jazz_deal_in_progress(4, 1, rng)
+    else:
+        game = CaliforniaJack(2, first_dealer=0)
+        game.start_deal(game.random_deal(rng))
+    seat = game.to_act
+    assert len(game.legal_actions()) > 1  # a real decision: the search runs
+    result = decide(game, seat, level, rng, iterations=ITERATIONS, time_limit=None)
+    assert seen == [expected]
+    assert result.action in game.legal_actions()
 
 
 # ---------------------------------------------------------------- what the seat infers
