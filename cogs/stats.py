@@ -13,9 +13,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import render
-from bot.storage import ATTACKJACK, GameStats, Store
+from bot.client import CardTableBot
+from bot.storage import GameStats, Store
 from cogs.leaderboard import COUNTING_NOTE, Scope, game_choices, game_title
-from engine.registry import available_games
+from engine.registry import specs
 
 log = logging.getLogger(__name__)
 
@@ -44,12 +45,12 @@ def stats_embed(name: str, where: str, stats: list[GameStats], game: str | None,
 
 
 class Stats(commands.Cog):
-    def __init__(self, bot: commands.Bot):
+    def __init__(self, bot: CardTableBot):
         self.bot = bot
 
     @property
     def store(self) -> Store:
-        return self.bot.store  # type: ignore[attr-defined]
+        return self.bot.store
 
     @app_commands.command(name="stats", description="A player's games, wins, points and rating")
     @app_commands.guild_only()
@@ -63,8 +64,9 @@ class Stats(commands.Cog):
         try:
             numbers = await self.store.stats(who.id, guild, game)
             chips = None
-            if guild is not None and game in (None, ATTACKJACK) \
-                    and ATTACKJACK in available_games():
+            # A balance is shown for a game that moves chips, or with all games.
+            if guild is not None and any(s.chips and (game is None or s.id == game)
+                                         for s in specs() if s.is_available()):
                 chips = await self.store.chips(guild, who.id)
         except Exception:
             log.exception("cannot read the stats of %s", who.id)
@@ -79,5 +81,5 @@ class Stats(commands.Cog):
             allowed_mentions=discord.AllowedMentions.none())
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: CardTableBot) -> None:
     await bot.add_cog(Stats(bot))

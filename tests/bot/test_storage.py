@@ -108,10 +108,14 @@ def seats_of(points: Sequence[tuple[int | None, int]], chips: Sequence[int] | No
 def finished(points: Sequence[tuple[int | None, int]], *, game: str = "jazz",
              guild: int = GUILD, channel: int = CHANNEL, completed: bool = True,
              chips: Sequence[int] | None = None, names: dict[int, str] | None = None,
-             ended: datetime = T0) -> FinishedGame:
+             ended: datetime = T0, stakes: bool = False) -> FinishedGame:
     seats = seats_of(points, chips, names)
     return FinishedGame(guild, channel, game, ended - timedelta(minutes=20), ended, completed,
-                        record_of(game, len(seats)), seats)
+                        record_of(game, len(seats)), seats, stakes=stakes)
+
+
+# AttackJack as the bot records it: its registry entry declares chips, so stakes=True.
+STAKES: dict[str, Any] = {"game": "attackjack", "stakes": True}
 
 
 async def play(store: Store, winner: int, loser: int, **kw: Any) -> int:
@@ -126,13 +130,13 @@ async def test_open_creates_the_folder_and_sets_up_the_connection(db_path: Path)
     async with await Storage.open(db_path) as store:
         info = await store.info()
     assert db_path.is_file()
-    assert info.schema_version == len(MIGRATIONS) == 3
+    assert info.schema_version == len(MIGRATIONS) == 4
     assert info.journal_mode == "wal"
     assert info.foreign_keys is True
     assert info.busy_timeout_ms == 5000
     # WAL is a property of the file: another connection sees it too.
     assert raw(db_path, "PRAGMA journal_mode") == [("wal",)]
-    assert raw(db_path, "PRAGMA user_version") == [(3,)]
+    assert raw(db_path, "PRAGMA user_version") == [(4,)]
 
 
 async def test_storage_is_the_sqlite_backend_of_the_store_interface() -> None:
@@ -148,7 +152,7 @@ async def test_reopening_keeps_data_and_applies_nothing_twice(db_path: Path) -> 
         await store.set_meta("tree_hash", "abc")
     async with await Storage.open(db_path) as store:
         assert await store.get_meta("tree_hash") == "abc"
-        assert (await store.info()).schema_version == 3
+        assert (await store.info()).schema_version == len(MIGRATIONS)
 
 
 async def test_a_v1_database_upgrades_in_place_keeping_its_data(db_path: Path) -> None:
@@ -173,7 +177,7 @@ async def test_a_v1_database_upgrades_in_place_keeping_its_data(db_path: Path) -
             (GUILD, user, rating.mu, rating.sigma, rating.ordinal, won, points))
 
     async with await Storage.open(db_path) as store:
-        assert (await store.info()).schema_version == 3
+        assert (await store.info()).schema_version == len(MIGRATIONS)
         [table] = await store.load_active_tables()
         assert isinstance(table, TableRow)
         assert (table.status, table.version, table.data) == ("playing", 1, {"seats": [7, 8],
@@ -187,7 +191,7 @@ async def test_a_v1_database_upgrades_in_place_keeping_its_data(db_path: Path) -
         ann = await store.rank_of("jazz", GUILD, 7)
         assert ann is not None and (ann.rank, ann.games, ann.mu) == (1, 1, v1_rating[0].mu)
         # What the second migration added works on the upgraded file.
-        await store.record_game(finished([(7, 1), (8, 0)], game="attackjack", chips=[5, -5]))
+        await store.record_game(finished([(7, 1), (8, 0)], **STAKES, chips=[5, -5]))
         assert await store.chips(GUILD, 7) == STARTING_CHIPS + 5
         await play(store, 8, 7)
         ann = await store.rank_of("jazz", GUILD, 7)
@@ -198,12 +202,12 @@ async def test_a_failing_migration_is_rolled_back_whole(db_path: Path) -> None:
     broken = "CREATE TABLE extra (x INTEGER); INSERT INTO no_such_table VALUES (1);"
     with pytest.raises(MigrationFailed) as caught:
         await Storage.open(db_path, migrations=(*MIGRATIONS, broken))
-    assert caught.value.number == 4
-    assert raw(db_path, "PRAGMA user_version") == [(3,)]
+    assert caught.value.number == len(MIGRATIONS) + 1
+    assert raw(db_path, "PRAGMA user_version") == [(len(MIGRATIONS),)]
     # The migration's first statement was undone with the rest: "extra" can be created.
     async with await Storage.open(db_path, migrations=(*MIGRATIONS, "CREATE TABLE extra (x);")):
         pass
-    assert raw(db_path, "PRAGMA user_version") == [(4,)]
+    assert raw(db_path, "PRAGMA user_version") == [(len(MIGRATIONS) + 1,)]
 
 
 async def test_a_database_from_a_newer_bot_is_refused(db_path: Path) -> None:
@@ -216,7 +220,8 @@ async def test_a_database_from_a_newer_bot_is_refused(db_path: Path) -> None:
 async def test_two_processes_opening_a_new_file_at_once_migrate_it_once(db_path: Path) -> None:
     first, second = await asyncio.gather(Storage.open(db_path), Storage.open(db_path))
     async with first, second:
-        assert (await first.info()).schema_version == (await second.info()).schema_version == 3
+        assert ((await first.info()).schema_version == (await second.info()).schema_version
+                == len(MIGRATIONS))
         await first.set_meta("k", "from first")
         assert await second.get_meta("k") == "from first"
 
@@ -477,7 +482,7 @@ async def test_seats_that_do_not_add_up_are_refused(
 async def test_chips_that_do_not_sum_to_zero_are_refused_and_move_nothing(
         store: SQLiteStorage) -> None:
     with pytest.raises(ChipsNotConserved):
-        await store.record_game(finished([(7, 10), (8, -5)], game="attackjack", chips=[10, -5]))
+        await store.record_game(finished([(7, 10), (8, -5)], **STAKES, chips=[10, -5]))
     assert await store.chips(GUILD, 7) == STARTING_CHIPS
     assert await store.chips_leaderboard(GUILD) == []
     assert await store.history(GUILD) == []
@@ -485,7 +490,7 @@ async def test_chips_that_do_not_sum_to_zero_are_refused_and_move_nothing(
 
 async def test_a_stopped_game_is_kept_but_counts_for_nothing(store: SQLiteStorage) -> None:
     jazz = await store.record_game(finished([(7, 9), (8, 2), (9, 5)], completed=False))
-    aj = await store.record_game(finished([(7, 10), (8, -10)], game="attackjack",
+    aj = await store.record_game(finished([(7, 10), (8, -10)], **STAKES,
                                           chips=[10, -10], completed=False))
     games = await store.history(GUILD)
     assert [(g.game_id, g.completed, g.rated) for g in games] == [(aj, False, False),
@@ -710,7 +715,7 @@ def test_the_chip_settlement_helper_follows_the_rules_examples() -> None:
 
 async def test_chips_start_at_1000_in_every_server(store: SQLiteStorage) -> None:
     assert await store.chips(GUILD, 7) == STARTING_CHIPS == 1000
-    await store.record_game(finished([(7, 20), (8, -20)], game="attackjack", chips=[20, -20]))
+    await store.record_game(finished([(7, 20), (8, -20)], **STAKES, chips=[20, -20]))
     assert (await store.chips(GUILD, 7), await store.chips(GUILD, 8)) == (1020, 980)
     assert await store.chips(OTHER_GUILD, 7) == 1000
 
@@ -730,7 +735,7 @@ async def test_chips_are_conserved_over_many_random_games(store: SQLiteStorage) 
         nets = attackjack_nets(len(seated), stake, winners)
         completed = rng.random() < 0.85
         points = [(u, n) for u, n in zip(seated, nets, strict=True)]
-        await store.record_game(finished(points, game="attackjack", guild=guild,
+        await store.record_game(finished(points, **STAKES, guild=guild,
                                          chips=nets, completed=completed))
         if completed and None not in seated:
             for user, net in zip(users, nets, strict=True):
@@ -744,7 +749,7 @@ async def test_chips_are_conserved_over_many_random_games(store: SQLiteStorage) 
 
 
 async def test_chips_move_only_when_every_seat_is_human(store: SQLiteStorage) -> None:
-    await store.record_game(finished([(7, -10), (8, -10), (None, 20)], game="attackjack",
+    await store.record_game(finished([(7, -10), (8, -10), (None, 20)], **STAKES,
                                      chips=[-10, -10, 20]))
     assert await store.chips(GUILD, 7) == await store.chips(GUILD, 8) == STARTING_CHIPS
     assert await store.chips_leaderboard(GUILD) == []
@@ -755,16 +760,16 @@ async def test_chips_move_only_when_every_seat_is_human(store: SQLiteStorage) ->
 
 async def test_a_balance_may_go_below_zero_when_tables_overlap(store: SQLiteStorage) -> None:
     # Stakes are checked at each table's start; two tables settling later can overdraw.
-    await store.record_game(finished([(7, -990), (8, 990)], game="attackjack",
+    await store.record_game(finished([(7, -990), (8, 990)], **STAKES,
                                      chips=[-990, 990]))
-    await store.record_game(finished([(7, -50), (9, 50)], game="attackjack", chips=[-50, 50]))
+    await store.record_game(finished([(7, -50), (9, 50)], **STAKES, chips=[-50, 50]))
     assert await store.chips(GUILD, 7) == -40
     board = await store.chips_leaderboard(GUILD)
     assert sum(r.balance for r in board) == STARTING_CHIPS * 3
 
 
 async def test_stakes_above_a_balance_are_reported(store: SQLiteStorage) -> None:
-    await store.record_game(finished([(7, -10), (8, 10)], game="attackjack", chips=[-10, 10]))
+    await store.record_game(finished([(7, -10), (8, 10)], **STAKES, chips=[-10, 10]))
     assert await store.check_stake(GUILD, [7, 8, 9], 990) == []  # exactly enough is enough
     assert await store.check_stake(GUILD, [8, 7, 9, 7], 995) == [ChipBalance(7, 990)]
     assert await store.check_stake(GUILD, [9, 8], 1005) == [ChipBalance(9, 1000)]
@@ -775,9 +780,9 @@ async def test_stakes_above_a_balance_are_reported(store: SQLiteStorage) -> None
 
 
 async def test_chips_leaderboard_pages_by_balance_then_user_id(store: SQLiteStorage) -> None:
-    await store.record_game(finished([(3, 1), (4, 0), (5, 0)], game="attackjack",
+    await store.record_game(finished([(3, 1), (4, 0), (5, 0)], **STAKES,
                                      chips=[20, -10, -10]))
-    await store.record_game(finished([(6, 1), (2, 0)], game="attackjack", chips=[20, -20]))
+    await store.record_game(finished([(6, 1), (2, 0)], **STAKES, chips=[20, -20]))
     page = await store.chips_leaderboard(GUILD, limit=3)
     assert [(r.rank, r.user_id, r.balance) for r in page] == [(1, 3, 1020), (2, 6, 1020),
                                                               (3, 4, 990)]

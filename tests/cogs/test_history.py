@@ -22,7 +22,7 @@ import pytest
 from bot.storage import FinishedGame, SeatResult
 from engine.attackjack import AttackJackOptions
 from engine.core import Game
-from engine.registry import game_class
+from engine.registry import game_class, spec
 from tests.cogs.test_leaderboard import T0, Bots, bots_on, finished
 from tests.engine.playout import random_game
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
@@ -92,7 +92,7 @@ async def test_records_of_every_game_replay_to_the_results_history_shows(
                  for i in range(players)]
         stored[await bot.store.record_game(FinishedGame(
             guild, general.id, game_id, T0, T0 + timedelta(minutes=n), True,
-            game.to_record(), seats))] = game
+            game.to_record(), seats, stakes=spec(game_id).chips))] = game
     await fake.start_bot(bot)
 
     listing = await (await fake.slash(alice, general, "history")).wait_answered()

@@ -25,6 +25,7 @@ from bot.client import CardTableBot
 from bot.pages import Page, nav_view
 from bot.storage import FinishedGame, SeatResult
 from cogs.leaderboard import BOARD_TEMPLATE, CHIPS_TEMPLATE, board_id, chips_id
+from engine.registry import spec
 from tests.bot.clock import ManualClock
 from tests.cogs.harness import make_bot
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
@@ -56,7 +57,7 @@ def finished(guild: int, channel: int, seats: list[Seat], *, game: str = "jazz",
         results.append(SeatResult(index, user_id, name, points, place, place == 0,
                                   chips[index] if chips else 0))
     return FinishedGame(guild, channel, game, when - timedelta(minutes=30), when, completed,
-                        record_of(game, len(seats)), results)
+                        record_of(game, len(seats)), results, stakes=spec(game).chips)
 
 
 @dataclass

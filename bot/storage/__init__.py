@@ -1,0 +1,75 @@
+"""Everything the bot keeps across a restart, behind one interface.
+
+The rest of the bot depends only on ``Store`` (``interface.py``) and the plain rows
+of ``rows.py``; ``SQLiteStorage`` (also exported as ``Storage``, ``sqlite.py``) is the
+one backend today, and ``open_storage`` the one place that picks a backend. What a
+finished game changes (counts, ratings, chips) is ``results.py``; the schema is the
+numbered SQL files of ``migrations/``, applied at open (``migrate.py``).
+
+What is kept:
+
+* **live tables**: one row per table session (``TableRow``): its status
+  (lobby → playing → finished / stopped), a version number for optimistic
+  concurrency, the session's snapshot as JSON (``save_table`` writes only at the
+  version the caller last saw), and its posts (where its messages are), written
+  apart without a version (``save_posts``). At most one active table per channel.
+* **finished games**: ``record_game`` stores a game's record (``records.md``) and
+  one result per seat, and updates counts, ratings and chips as ``results.py`` says.
+* **leaderboards, stats, history, chips** read from those tables.
+* **users** (the latest display name seen) and a small key/value **meta** store.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot.storage.interface import Store
+from bot.storage.migrate import MIGRATIONS, load_migrations, migration_files, split_statements
+from bot.storage.results import is_counted, is_rated, moves_chips
+from bot.storage.rows import (
+    ACTIVE_STATUSES,
+    CLOSED_STATUSES,
+    GLOBAL_SCOPE,
+    STARTING_CHIPS,
+    STATUSES,
+    ChannelBusy,
+    ChipBalance,
+    ChipsNotConserved,
+    ChipsRow,
+    CorruptTable,
+    FinishedGame,
+    GameStats,
+    GameSummary,
+    InvalidResult,
+    LeaderboardRow,
+    MigrationFailed,
+    SchemaTooNew,
+    SeatResult,
+    StorageError,
+    StoreInfo,
+    TableExists,
+    TableRow,
+    VersionConflict,
+)
+from bot.storage.sqlite import DEFAULT_DATABASE_PATH, Clock, SQLiteStorage, utc_now
+
+Storage = SQLiteStorage
+"""The default backend."""
+
+
+
+
+async def open_storage(path: str | Path = DEFAULT_DATABASE_PATH) -> Store:
+    """The store the bot uses (``DATABASE_PATH``): the one place that picks a backend."""
+    return await SQLiteStorage.open(path)
+
+
+__all__ = [
+    "ACTIVE_STATUSES", "CLOSED_STATUSES", "DEFAULT_DATABASE_PATH",
+    "GLOBAL_SCOPE", "MIGRATIONS", "STARTING_CHIPS", "STATUSES", "ChannelBusy", "ChipBalance",
+    "ChipsNotConserved", "ChipsRow", "Clock", "CorruptTable", "FinishedGame", "GameStats",
+    "GameSummary", "InvalidResult", "LeaderboardRow", "MigrationFailed", "SQLiteStorage",
+    "SchemaTooNew", "SeatResult", "Storage", "StorageError", "Store", "StoreInfo",
+    "TableExists", "TableRow", "VersionConflict", "is_counted", "is_rated", "load_migrations",
+    "migration_files", "moves_chips", "open_storage", "split_statements", "utc_now",
+]

@@ -1,0 +1,158 @@
+"""The one interface the bot holds storage by: ``Store``.
+
+The cogs and the bot depend only on this class and on ``rows.py``; each backend
+(SQLite today, PostgreSQL next) is one subclass with its own SQL, and a backend
+that leaves a method out cannot even be built.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterable
+from typing import Any, Self
+
+from bot.storage.rows import (
+    ChipBalance,
+    ChipsRow,
+    CorruptTable,
+    FinishedGame,
+    GameStats,
+    GameSummary,
+    LeaderboardRow,
+    StoreInfo,
+    TableRow,
+)
+
+
+class Store(ABC):
+    """What the bot needs from storage; every backend implements all of it.
+
+    Usable as an async context manager: ``async with await Storage.open(path) as s:``.
+    """
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.close()
+
+    @abstractmethod
+    async def close(self) -> None: ...
+
+    @abstractmethod
+    async def info(self) -> StoreInfo: ...
+
+    # -- live tables ------------------------------------------------------
+
+    @abstractmethod
+    async def create_table(self, row: TableRow) -> TableRow:
+        """Store a new table; the returned row has its timestamps.
+
+        Raises ``TableExists`` for a known table id and ``ChannelBusy`` when the row
+        is active and its channel already has an active table. ``row.posts``, if
+        given, is stored as the table's first posts.
+        """
+
+    @abstractmethod
+    async def save_table(self, table_id: str, status: str, data: dict[str, Any],
+                         expected_version: int) -> int:
+        """Write a table's status and snapshot if it is still at ``expected_version``.
+
+        Returns the new version (``expected_version + 1``); raises ``VersionConflict``
+        (nothing written) when the stored version differs or the table does not exist.
+        The table's posts are left as they are.
+        """
+
+    @abstractmethod
+    async def save_posts(self, table_id: str, posts: dict[str, Any]) -> None:
+        """Write a table's posts (where its messages are), unversioned.
+
+        Touches neither the version nor the snapshot nor the status, so it never
+        makes a concurrent ``save_table`` stale; an unknown table id is a no-op.
+        """
+
+    @abstractmethod
+    async def close_table(self, table_id: str, status: str) -> int | None:
+        """Mark a table ``finished`` or ``stopped`` whatever its version (an admin stop).
+
+        Bumps the version so that a stale save fails; returns it (None: no such table).
+        """
+
+    @abstractmethod
+    async def load_active_tables(self) -> list[TableRow | CorruptTable]:
+        """Every table in lobby or playing, oldest first; unreadable ones as ``CorruptTable``."""
+
+    @abstractmethod
+    async def active_table_in_channel(self, channel_id: int) -> TableRow | CorruptTable | None:
+        ...
+
+    # -- meta and users ---------------------------------------------------
+
+    @abstractmethod
+    async def get_meta(self, key: str) -> str | None: ...
+
+    @abstractmethod
+    async def set_meta(self, key: str, value: str) -> None: ...
+
+    @abstractmethod
+    async def remember_user(self, user_id: int, name: str) -> None:
+        """Keep ``name`` as the display name of ``user_id`` (the latest one wins)."""
+
+    # -- finished games ---------------------------------------------------
+
+    @abstractmethod
+    async def record_game(self, finished: FinishedGame) -> int:
+        """Store a finished game in one transaction and return its game id.
+
+        Raises ``InvalidResult`` (``ChipsNotConserved``) without writing anything
+        when the game does not add up.
+        """
+
+    @abstractmethod
+    async def history(self, guild_id: int | None, channel_id: int | None = None,
+                      user_id: int | None = None, game: str | None = None, limit: int = 10,
+                      before: int | None = None) -> list[GameSummary]:
+        """The latest games, newest first; ``before`` a game id to page back from.
+
+        ``guild_id`` None: every server.
+        """
+
+    @abstractmethod
+    async def game_record(self, game_id: int) -> dict[str, Any] | None: ...
+
+    @abstractmethod
+    async def game_record_json(self, game_id: int) -> str | None:
+        """The record exactly as it was stored (byte for byte)."""
+
+    # -- ratings ------------------------------------------------------------
+
+    @abstractmethod
+    async def leaderboard(self, game: str, guild_id: int | None, offset: int = 0,
+                          limit: int = 10) -> list[LeaderboardRow]:
+        """A page of a game's leaderboard; ``guild_id`` None = the global one."""
+
+    @abstractmethod
+    async def leaderboard_size(self, game: str, guild_id: int | None) -> int: ...
+
+    @abstractmethod
+    async def rank_of(self, game: str, guild_id: int | None,
+                      user_id: int) -> LeaderboardRow | None: ...
+
+    @abstractmethod
+    async def stats(self, user_id: int, guild_id: int | None,
+                    game: str | None = None) -> list[GameStats]:
+        """A player's numbers per game they have a rating in (by game id)."""
+
+    # -- chips ----------------------------------------------------------------
+
+    @abstractmethod
+    async def chips(self, guild_id: int, user_id: int) -> int: ...
+
+    @abstractmethod
+    async def check_stake(self, guild_id: int, user_ids: Iterable[int],
+                          stake: int) -> list[ChipBalance]:
+        """The users whose balance is below ``stake`` (in the order given)."""
+
+    @abstractmethod
+    async def chips_leaderboard(self, guild_id: int, offset: int = 0,
+                                limit: int = 10) -> list[ChipsRow]: ...

@@ -1,0 +1,90 @@
+"""The rules of what a finished game changes, apart from any database.
+
+A backend asks these functions and does what they say, so every backend counts,
+rates and moves chips alike, and the rules can be tested without one:
+
+* a game whose seats do not add up is refused whole (``InvalidResult``);
+* a completed game counts (games, wins, points) for its human seats, in its
+  server and in the global scope (``is_counted``, ``scopes``);
+* it changes ratings only when every seat is human, two or more (``is_rated``);
+* it moves chips only when its kind has stakes and every seat is human
+  (``moves_chips``). Storage knows no game by name: ``FinishedGame.stakes`` says.
+"""
+
+from __future__ import annotations
+
+import json
+
+from bot.storage.rows import GLOBAL_SCOPE, ChipsNotConserved, FinishedGame, InvalidResult
+from bot.storage.values import to_json
+from engine.core import RECORD_FORMAT
+
+
+def check_seats(finished: FinishedGame) -> None:
+    """Refuse seats that cannot be a real game's (``InvalidResult``)."""
+    seats = finished.seats
+    if sorted(s.seat for s in seats) != list(range(len(seats))):
+        raise InvalidResult("Seats must be numbered 0, 1, 2… once each.")
+    humans = [s.user_id for s in seats if s.user_id is not None]
+    if len(set(humans)) != len(humans):
+        raise InvalidResult("A user cannot hold two seats of one game.")
+    if any(s.place < 0 for s in seats):
+        raise InvalidResult("A place cannot be negative.")
+    if sum(s.chips for s in seats) != 0:
+        raise ChipsNotConserved(
+            f"The seats' net chips sum to {sum(s.chips for s in seats)}, not 0: "
+            "chips are never created or lost.")
+    if not finished.stakes and any(s.chips for s in seats):
+        raise InvalidResult(f"{finished.game!r} has no stakes: its seats cannot move chips.")
+
+
+def record_text(finished: FinishedGame) -> str:
+    """The record's JSON text to store, checked against the game it claims to be."""
+    record = finished.record
+    if isinstance(record, str):
+        text = record
+        try:
+            record = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise InvalidResult(f"The record is not valid JSON: {error.msg}.") from None
+    else:
+        try:
+            text = to_json(record)
+        except (TypeError, ValueError) as error:
+            raise InvalidResult(f"The record is not JSON-safe: {error}.") from None
+    if not isinstance(record, dict) or record.get("format") != RECORD_FORMAT:
+        raise InvalidResult(f"The record's format must be {RECORD_FORMAT!r}.")
+    if record.get("game") != finished.game:
+        raise InvalidResult(f"The record is of {record.get('game')!r}, not {finished.game!r}.")
+    if record.get("players") != len(finished.seats):
+        raise InvalidResult("The record's player count differs from the number of seats.")
+    return text
+
+
+def is_counted(finished: FinishedGame) -> bool:
+    """The human seats' games, wins and points change for every completed game."""
+    return finished.completed and any(s.user_id is not None for s in finished.seats)
+
+
+def is_rated(finished: FinishedGame) -> bool:
+    """Ratings change only for a completed game whose seats are all human (two or more):
+    a game against AI seats says little about a person's skill against people."""
+    humans = sum(1 for s in finished.seats if s.user_id is not None)
+    return finished.completed and humans >= 2 and humans == len(finished.seats)
+
+
+def moves_chips(finished: FinishedGame) -> bool:
+    """Chips move only for a completed game with stakes where every seat is human.
+
+    AI seats hold no chips, so a game with one would create or destroy chips.
+    """
+    return (finished.completed and finished.stakes
+            and all(s.user_id is not None for s in finished.seats))
+
+
+def scopes(finished: FinishedGame) -> tuple[int, ...]:
+    """Where a counted game counts: its server, then the global scope.
+
+    A game without a server (guild 0, the global scope's own key) counts once.
+    """
+    return tuple(dict.fromkeys((finished.guild_id, GLOBAL_SCOPE)))

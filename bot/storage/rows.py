@@ -1,0 +1,240 @@
+"""What goes in and out of a store: plain rows and the errors, the same for every backend.
+
+The rest of the bot sees storage only through these dataclasses and ``Store``
+(``interface.py``), so a backend can change without a cog noticing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Final
+
+STARTING_CHIPS: Final = 1000
+"""Every player's balance in a server before their first counted game with stakes."""
+GLOBAL_SCOPE: Final = 0
+"""The ratings scope of all servers together (a guild id is a snowflake, never 0)."""
+
+ACTIVE_STATUSES: Final = ("lobby", "playing")
+CLOSED_STATUSES: Final = ("finished", "stopped")
+STATUSES: Final = ACTIVE_STATUSES + CLOSED_STATUSES
+
+
+# ================================================================ errors
+
+
+class StorageError(Exception):
+    """Base of the errors storage raises on purpose."""
+
+
+class VersionConflict(StorageError):
+    """``save_table`` found another version than expected: someone saved in between.
+
+    ``actual`` is the version in the database, or None when the table does not exist.
+    """
+
+    def __init__(self, table_id: str, expected: int, actual: int | None):
+        where = "no such table" if actual is None else f"it is at version {actual}"
+        super().__init__(f"Table {table_id!r}: expected version {expected}, but {where}.")
+        self.table_id = table_id
+        self.expected = expected
+        self.actual = actual
+
+
+class TableExists(StorageError):
+    """``create_table`` with a table id that is already stored."""
+
+
+class ChannelBusy(StorageError):
+    """A channel already has an active table (lobby or playing): ``table_id``."""
+
+    def __init__(self, channel_id: int, table_id: str | None):
+        super().__init__(f"Channel {channel_id} already has an active table ({table_id}).")
+        self.channel_id = channel_id
+        self.table_id = table_id
+
+
+class InvalidResult(StorageError, ValueError):
+    """``record_game`` refused a game: nothing was written."""
+
+
+class ChipsNotConserved(InvalidResult):
+    """The net chips of a game's seats do not sum to 0."""
+
+
+class SchemaTooNew(StorageError):
+    """The database was written by a newer version of the bot (more migrations applied)."""
+
+
+class MigrationFailed(StorageError):
+    """A migration failed; it was rolled back and the database keeps its previous version."""
+
+    def __init__(self, number: int, cause: Exception):
+        super().__init__(f"Migration {number} failed and was rolled back: {cause}")
+        self.number = number
+
+
+# ================================================================ live tables
+
+
+@dataclass
+class TableRow:
+    """One live table. ``data`` is the session's snapshot (a JSON-safe dict).
+
+    ``posts`` is bookkeeping outside the snapshot (where the table's messages and
+    DMs are): written by ``save_posts`` without a version, so it never makes a
+    move's save stale. Only a hint: None when never written or unreadable.
+    """
+
+    table_id: str
+    guild_id: int
+    channel_id: int
+    game: str
+    status: str = "lobby"
+    version: int = 0
+    data: dict[str, Any] = field(default_factory=dict)
+    created_at: datetime | None = None  # set by the store
+    updated_at: datetime | None = None  # set by the store
+    posts: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class CorruptTable:
+    """A stored table whose snapshot cannot be read; returned instead of raising.
+
+    ``posts`` are kept apart from the snapshot, so they may still say where its
+    messages are (None when there are none or they are unreadable too).
+    """
+
+    table_id: str
+    guild_id: int
+    channel_id: int
+    game: str
+    status: str
+    version: int
+    error: str
+    posts: dict[str, Any] | None = None
+
+
+# ================================================================ finished games
+
+
+@dataclass(frozen=True)
+class SeatResult:
+    """How one seat ended a game. ``user_id`` None = an AI seat (named by ``name``)."""
+
+    seat: int
+    user_id: int | None
+    name: str
+    points: int  # the seat's total (records.md ``totals``)
+    place: int  # 0 = best, equal places shared (``Game.ranking()``)
+    won: bool
+    chips: int = 0  # a game with stakes: net chips won (+) or lost (−); 0 elsewhere
+
+
+@dataclass
+class FinishedGame:
+    """What ``record_game`` stores: a game that ended, completed or stopped.
+
+    ``record`` is the game's record (``records.md``), as a dict or as JSON text
+    (text is stored exactly as given). ``stakes``: this game's kind moves chips
+    between players; the game declares it (the registry), storage never guesses
+    from the game's name.
+    """
+
+    guild_id: int
+    channel_id: int
+    game: str
+    started_at: datetime
+    ended_at: datetime
+    completed: bool  # False: stopped early; stored, but counts for nothing
+    record: dict[str, Any] | str
+    seats: list[SeatResult]
+    table_id: str | None = None
+    stakes: bool = False
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    """A stored game as ``history`` lists it; ``players`` carry the latest names."""
+
+    game_id: int
+    game: str
+    guild_id: int
+    channel_id: int
+    started_at: datetime
+    ended_at: datetime
+    completed: bool
+    rated: bool
+    players: tuple[SeatResult, ...]
+
+    @property
+    def when(self) -> datetime:
+        return self.ended_at
+
+    @property
+    def winners(self) -> tuple[SeatResult, ...]:
+        return tuple(p for p in self.players if p.won)
+
+
+# ================================================================ boards and stats
+
+
+@dataclass(frozen=True)
+class LeaderboardRow:
+    """One player on a game's leaderboard (a server's or the global one)."""
+
+    rank: int  # from 1; no two rows share a rank (ties broken by games, then user id)
+    user_id: int
+    name: str
+    games: int
+    wins: int
+    win_rate: float
+    points: int
+    mu: float
+    sigma: float
+    ordinal: float
+    provisional: bool  # fewer than ratings.PROVISIONAL_GAMES rated games
+
+
+@dataclass(frozen=True)
+class GameStats:
+    """One player's numbers in one game and scope (``stats``)."""
+
+    game: str
+    games: int
+    wins: int
+    win_rate: float
+    points: int
+    mu: float
+    sigma: float
+    ordinal: float
+    provisional: bool
+    rank: int
+    ranked_players: int  # how many players that leaderboard holds
+
+
+@dataclass(frozen=True)
+class ChipBalance:
+    user_id: int
+    balance: int
+
+
+@dataclass(frozen=True)
+class ChipsRow:
+    rank: int
+    user_id: int
+    name: str
+    balance: int
+
+
+@dataclass(frozen=True)
+class StoreInfo:
+    """How the store is set up (for a start-up log line and for tests)."""
+
+    backend: str
+    location: str
+    schema_version: int
+    journal_mode: str
+    foreign_keys: bool
+    busy_timeout_ms: int

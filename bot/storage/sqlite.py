@@ -1,0 +1,355 @@
+"""The SQLite backend of ``Store``: one database file over aiosqlite.
+
+This module owns the connection (opening, WAL, migrations, transactions) and
+the live tables; the queries of finished games, ratings and chips are in
+``sqlite_scores.py``, run here inside this module's transactions.
+
+Concurrency: one connection per ``SQLiteStorage``, with an ``asyncio.Lock`` so
+that the statements of one transaction never interleave with another
+coroutine's; WAL and a busy timeout let a second process (a restart that
+overlaps the old one) wait instead of failing. Timestamps are aware UTC
+``datetime`` objects (a naive one is taken as UTC).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
+from contextlib import asynccontextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Concatenate, Final, ParamSpec, Self, TypeVar
+
+import aiosqlite
+
+import bot.storage.sqlite_scores as scores
+from bot.storage.interface import Store
+from bot.storage.migrate import MIGRATIONS, migrate_sqlite
+from bot.storage.results import check_seats, record_text
+from bot.storage.rows import (
+    ACTIVE_STATUSES,
+    CLOSED_STATUSES,
+    STATUSES,
+    ChannelBusy,
+    ChipBalance,
+    ChipsRow,
+    CorruptTable,
+    FinishedGame,
+    GameStats,
+    GameSummary,
+    LeaderboardRow,
+    StorageError,
+    StoreInfo,
+    TableExists,
+    TableRow,
+    VersionConflict,
+)
+from bot.storage.values import (
+    check_page,
+    check_status,
+    parse_object,
+    parse_posts,
+    text_time,
+    time_text,
+    to_json,
+)
+
+DEFAULT_DATABASE_PATH: Final = "data/cardtable.db"
+
+Clock = Callable[[], datetime]
+P = ParamSpec("P")
+T = TypeVar("T")
+
+_TABLE_COLUMNS = """
+    table_id, guild_id, channel_id, game, status, version,
+    CAST(data AS BLOB) AS data, created_at, updated_at, CAST(posts AS BLOB) AS posts
+"""
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _table_from_row(row: sqlite3.Row) -> TableRow | CorruptTable:
+    posts = parse_posts(row["posts"])
+    try:
+        data = parse_object(row["data"])
+        created, updated = text_time(row["created_at"]), text_time(row["updated_at"])
+    except (ValueError, TypeError) as error:  # JSONDecodeError, UnicodeDecodeError are both
+        return CorruptTable(row["table_id"], row["guild_id"], row["channel_id"], row["game"],
+                            row["status"], row["version"], f"{type(error).__name__}: {error}",
+                            posts)
+    return TableRow(row["table_id"], row["guild_id"], row["channel_id"], row["game"],
+                    row["status"], row["version"], data, created, updated, posts)
+
+
+async def _use_wal(conn: aiosqlite.Connection, timeout_s: float) -> None:
+    """``PRAGMA journal_mode = WAL``, waiting out another connection switching at once.
+
+    On a new file the switch writes the header: from a read lock up to a write lock.
+    SQLite does not wait (busy_timeout) for a lock upgrade, since two waiting readers
+    would deadlock, so two processes opening a new file together could fail with
+    "database is locked" at once. The loser retries here; by then the file is WAL.
+    """
+    loop = asyncio.get_running_loop()
+    deadline, pause = loop.time() + timeout_s, 0.002
+    while True:
+        try:
+            await conn.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as error:
+            busy = error.sqlite_errorcode & 0xFF == sqlite3.SQLITE_BUSY
+            if not busy or loop.time() >= deadline:
+                raise
+        await asyncio.sleep(pause)
+        pause = min(pause * 2, 0.05)
+
+
+class SQLiteStorage(Store):
+    """The SQLite backend: ``await SQLiteStorage.open(path)``."""
+
+    def __init__(self, conn: aiosqlite.Connection, location: str, clock: Clock):
+        self._conn = conn
+        self._location = location
+        self._clock = clock
+        self._lock = asyncio.Lock()
+        self._closed = False
+
+    @classmethod
+    async def open(cls, path: str | Path = DEFAULT_DATABASE_PATH, *,
+                   migrations: Sequence[str] = MIGRATIONS, clock: Clock = utc_now,
+                   busy_timeout_ms: int = 5000) -> Self:
+        """Open (creating the file and its folder if needed) and bring the schema up to date.
+
+        ``migrations`` is for tests of the upgrade path: a prefix of ``MIGRATIONS``
+        opens the database as an older bot would have left it.
+        """
+        location = str(path)
+        if location != ":memory:":
+            Path(location).parent.mkdir(parents=True, exist_ok=True)
+        # isolation_level=None: no implicit transactions; every one is explicit below.
+        conn = await aiosqlite.connect(location, isolation_level=None,
+                                       timeout=busy_timeout_ms / 1000)
+        try:
+            conn.row_factory = sqlite3.Row
+            await conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms):d}")
+            await conn.execute("PRAGMA foreign_keys = ON")
+            await _use_wal(conn, busy_timeout_ms / 1000)
+            # NORMAL is safe with WAL (a power cut may lose the last commits, never corrupt).
+            await conn.execute("PRAGMA synchronous = NORMAL")
+            await migrate_sqlite(conn, migrations)
+        except BaseException:
+            await conn.close()
+            raise
+        return cls(conn, location, clock)
+
+    async def close(self) -> None:
+        async with self._lock:
+            if not self._closed:
+                self._closed = True
+                await self._conn.close()
+
+    @asynccontextmanager
+    async def _transaction(self, write: bool = True) -> AsyncIterator[aiosqlite.Connection]:
+        """One transaction, alone on the connection. IMMEDIATE takes the write lock up front,
+        so a writer never fails half-way on another process's lock."""
+        async with self._lock:
+            if self._closed:
+                raise StorageError("The storage is closed.")
+            conn = self._conn
+            await conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+            try:
+                yield conn
+                await conn.execute("COMMIT")
+            except BaseException:
+                if conn.in_transaction:
+                    await conn.execute("ROLLBACK")
+                raise
+
+    async def _read(self, query: Callable[Concatenate[aiosqlite.Connection, P], Awaitable[T]],
+                    *args: P.args, **kwargs: P.kwargs) -> T:
+        """Run one query function of ``sqlite_scores`` in a read transaction."""
+        async with self._transaction(write=False) as conn:
+            return await query(conn, *args, **kwargs)
+
+    async def _fetch(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
+        async with self._transaction(write=False) as conn:
+            return list(await conn.execute_fetchall(sql, params))
+
+    async def info(self) -> StoreInfo:
+        async with self._transaction(write=False) as conn:
+            values = {}
+            for pragma in ("user_version", "journal_mode", "foreign_keys", "busy_timeout"):
+                rows = await conn.execute_fetchall(f"PRAGMA {pragma}")
+                values[pragma] = next(iter(rows))[0]
+        return StoreInfo("sqlite", self._location, int(values["user_version"]),
+                         str(values["journal_mode"]), bool(values["foreign_keys"]),
+                         int(values["busy_timeout"]))
+
+    # -- live tables ------------------------------------------------------
+
+    async def create_table(self, row: TableRow) -> TableRow:
+        check_status(row.status, STATUSES)
+        now = time_text(self._clock())
+        values: dict[str, Any] = {
+            "table_id": row.table_id, "guild_id": row.guild_id, "channel_id": row.channel_id,
+            "game": row.game, "status": row.status, "version": row.version,
+            "data": to_json(row.data), "created_at": now, "updated_at": now}
+        if row.posts is not None:  # only when given: an older schema (the upgrade tests'
+            values["posts"] = to_json(row.posts)  # ``migrations``) has no such column
+        async with self._transaction() as conn:
+            if await conn.execute_fetchall(
+                    "SELECT 1 FROM live_tables WHERE table_id = ?", (row.table_id,)):
+                raise TableExists(f"A table with id {row.table_id!r} already exists.")
+            if row.status in ACTIVE_STATUSES:
+                await self._check_channel_free(conn, row.channel_id)
+            await conn.execute(f"INSERT INTO live_tables ({', '.join(values)})"
+                               f" VALUES ({', '.join('?' * len(values))})", tuple(values.values()))
+        return TableRow(row.table_id, row.guild_id, row.channel_id, row.game, row.status,
+                        row.version, row.data, text_time(now), text_time(now), row.posts)
+
+    @staticmethod
+    async def _check_channel_free(conn: aiosqlite.Connection, channel_id: int | None,
+                                  except_table: str | None = None) -> None:
+        rows = await conn.execute_fetchall(
+            "SELECT table_id FROM live_tables WHERE channel_id = ?"
+            " AND status IN ('lobby', 'playing') AND table_id IS NOT ?",
+            (channel_id, except_table))
+        if rows:
+            raise ChannelBusy(channel_id or 0, next(iter(rows))["table_id"])
+
+    @staticmethod
+    async def _channel_of(conn: aiosqlite.Connection, table_id: str) -> int | None:
+        rows = await conn.execute_fetchall(
+            "SELECT channel_id FROM live_tables WHERE table_id = ?", (table_id,))
+        return next(iter(rows))["channel_id"] if rows else None
+
+    async def save_table(self, table_id: str, status: str, data: dict[str, Any],
+                         expected_version: int) -> int:
+        check_status(status, STATUSES)
+        text = to_json(data)  # refuse unserialisable data before touching the database
+        now = time_text(self._clock())
+        async with self._transaction() as conn:
+            if status in ACTIVE_STATUSES:  # reopening a closed table must not double a channel
+                await self._check_channel_free(conn, await self._channel_of(conn, table_id),
+                                               except_table=table_id)
+            cursor = await conn.execute(
+                "UPDATE live_tables SET status = ?, data = ?, version = version + 1,"
+                " updated_at = ? WHERE table_id = ? AND version = ?",
+                (status, text, now, table_id, expected_version))
+            if cursor.rowcount == 0:
+                rows = await conn.execute_fetchall(
+                    "SELECT version FROM live_tables WHERE table_id = ?", (table_id,))
+                actual = next(iter(rows))["version"] if rows else None
+                raise VersionConflict(table_id, expected_version, actual)
+        return expected_version + 1
+
+    async def save_posts(self, table_id: str, posts: dict[str, Any]) -> None:
+        if not isinstance(posts, dict):
+            raise TypeError(f"Posts are a dict, not {type(posts).__name__}.")
+        text = to_json(posts)
+        # No version, no updated_at: posts are bookkeeping, not a step of the table.
+        async with self._transaction() as conn:
+            await conn.execute("UPDATE live_tables SET posts = ? WHERE table_id = ?",
+                               (text, table_id))
+
+    async def close_table(self, table_id: str, status: str) -> int | None:
+        check_status(status, CLOSED_STATUSES)
+        now = time_text(self._clock())
+        async with self._transaction() as conn:
+            await conn.execute(
+                "UPDATE live_tables SET status = ?, version = version + 1, updated_at = ?"
+                " WHERE table_id = ?", (status, now, table_id))
+            rows = await conn.execute_fetchall(
+                "SELECT version FROM live_tables WHERE table_id = ?", (table_id,))
+        return next(iter(rows))["version"] if rows else None
+
+    async def load_active_tables(self) -> list[TableRow | CorruptTable]:
+        rows = await self._fetch(
+            f"SELECT {_TABLE_COLUMNS} FROM live_tables WHERE status IN ('lobby', 'playing')"
+            " ORDER BY created_at, table_id")
+        return [_table_from_row(row) for row in rows]
+
+    async def active_table_in_channel(self, channel_id: int) -> TableRow | CorruptTable | None:
+        rows = await self._fetch(
+            f"SELECT {_TABLE_COLUMNS} FROM live_tables"
+            " WHERE channel_id = ? AND status IN ('lobby', 'playing')", (channel_id,))
+        return _table_from_row(rows[0]) if rows else None
+
+    # -- meta and users ---------------------------------------------------
+
+    async def get_meta(self, key: str) -> str | None:
+        rows = await self._fetch("SELECT value FROM meta WHERE key = ?", (key,))
+        return rows[0]["value"] if rows else None
+
+    async def set_meta(self, key: str, value: str) -> None:
+        async with self._transaction() as conn:
+            await conn.execute(
+                "INSERT INTO meta (key, value) VALUES (?, ?)"
+                " ON CONFLICT (key) DO UPDATE SET value = excluded.value", (key, value))
+
+    async def remember_user(self, user_id: int, name: str) -> None:
+        async with self._transaction() as conn:
+            await conn.execute(scores.UPSERT_USER, (user_id, name, time_text(self._clock())))
+
+    # -- finished games ---------------------------------------------------
+
+    async def record_game(self, finished: FinishedGame) -> int:
+        check_seats(finished)
+        record = record_text(finished)
+        now = time_text(self._clock())
+        async with self._transaction() as conn:
+            return await scores.insert_game(conn, finished, record, now)
+
+    async def history(self, guild_id: int | None, channel_id: int | None = None,
+                      user_id: int | None = None, game: str | None = None, limit: int = 10,
+                      before: int | None = None) -> list[GameSummary]:
+        check_page(0, limit)
+        return await self._read(scores.history, guild_id, channel_id, user_id, game, limit,
+                                before)
+
+    async def game_record_json(self, game_id: int) -> str | None:
+        return await self._read(scores.game_record_json, game_id)
+
+    async def game_record(self, game_id: int) -> dict[str, Any] | None:
+        text = await self.game_record_json(game_id)
+        return None if text is None else json.loads(text)
+
+    # -- ratings ------------------------------------------------------------
+
+    async def leaderboard(self, game: str, guild_id: int | None, offset: int = 0,
+                          limit: int = 10) -> list[LeaderboardRow]:
+        check_page(offset, limit)
+        return await self._read(scores.leaderboard, game, guild_id, offset, limit)
+
+    async def leaderboard_size(self, game: str, guild_id: int | None) -> int:
+        return await self._read(scores.leaderboard_size, game, guild_id)
+
+    async def rank_of(self, game: str, guild_id: int | None,
+                      user_id: int) -> LeaderboardRow | None:
+        return await self._read(scores.rank_of, game, guild_id, user_id)
+
+    async def stats(self, user_id: int, guild_id: int | None,
+                    game: str | None = None) -> list[GameStats]:
+        return await self._read(scores.stats, user_id, guild_id, game)
+
+    # -- chips ----------------------------------------------------------------
+
+    async def chips(self, guild_id: int, user_id: int) -> int:
+        return await self._read(scores.chips, guild_id, user_id)
+
+    async def check_stake(self, guild_id: int, user_ids: Iterable[int],
+                          stake: int) -> list[ChipBalance]:
+        if stake < 0:
+            raise ValueError("A stake cannot be negative.")
+        wanted = list(dict.fromkeys(user_ids))  # unique, in the order given
+        if not wanted:
+            return []
+        return await self._read(scores.balances_below, guild_id, wanted, stake)
+
+    async def chips_leaderboard(self, guild_id: int, offset: int = 0,
+                                limit: int = 10) -> list[ChipsRow]:
+        check_page(offset, limit)
+        return await self._read(scores.chips_leaderboard, guild_id, offset, limit)

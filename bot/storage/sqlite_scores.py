@@ -1,0 +1,276 @@
+"""SQLite: finished games, ratings, leaderboards, chips and users, with their SQL.
+
+Each function runs on a connection that ``SQLiteStorage`` holds in a transaction
+for it, so the backend decides the transactions and this module only the
+queries. What a finished game changes is decided in ``results.py``.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+from typing import Any
+
+import aiosqlite
+
+from bot import ratings
+from bot.ratings import Rating
+from bot.storage.results import is_counted, is_rated, moves_chips, scopes
+from bot.storage.rows import (
+    STARTING_CHIPS,
+    ChipBalance,
+    ChipsRow,
+    FinishedGame,
+    GameStats,
+    GameSummary,
+    LeaderboardRow,
+    SeatResult,
+)
+from bot.storage.values import scope_key, text_time, time_text, win_rate
+
+UPSERT_USER = """
+    INSERT INTO users (user_id, name, updated_at) VALUES (?, ?, ?)
+    ON CONFLICT (user_id) DO UPDATE SET name = excluded.name, updated_at = excluded.updated_at
+"""
+
+_UPSERT_RATING = """
+    INSERT INTO ratings (scope, game, user_id, mu, sigma, ordinal, games, wins, points,
+                         rated_games)
+    VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?, 1)
+    ON CONFLICT (scope, game, user_id) DO UPDATE SET
+        mu = excluded.mu, sigma = excluded.sigma, ordinal = excluded.ordinal,
+        games = ratings.games + 1, wins = ratings.wins + excluded.wins,
+        points = ratings.points + excluded.points, rated_games = ratings.rated_games + 1
+"""
+
+# A counted, unrated game (AI seats): the counts move, the rating stays (or starts at
+# the default, given as parameters).
+_UPSERT_COUNTS = """
+    INSERT INTO ratings (scope, game, user_id, mu, sigma, ordinal, games, wins, points,
+                         rated_games)
+    VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?, 0)
+    ON CONFLICT (scope, game, user_id) DO UPDATE SET
+        games = ratings.games + 1, wins = ratings.wins + excluded.wins,
+        points = ratings.points + excluded.points
+"""
+
+_ADD_CHIPS = """
+    INSERT INTO chips (guild_id, user_id, balance) VALUES (?, ?, ?)
+    ON CONFLICT (guild_id, user_id) DO UPDATE SET balance = chips.balance + ?
+"""
+
+# Every player of a scope with their rank in each game's leaderboard: the one ordering
+# (ordinal, then more games, then the lower user id) is defined here only.
+_BOARD = """
+    SELECT r.game, r.user_id, COALESCE(u.name, '') AS name, r.games, r.wins, r.points,
+           r.mu, r.sigma, r.ordinal, r.rated_games,
+           ROW_NUMBER() OVER (PARTITION BY r.game
+                              ORDER BY r.ordinal DESC, r.games DESC, r.user_id) AS rank,
+           COUNT(*) OVER (PARTITION BY r.game) AS ranked
+    FROM ratings AS r LEFT JOIN users AS u ON u.user_id = r.user_id
+    WHERE r.scope = ?
+"""
+_BOARD_OF_GAME = f"SELECT * FROM ({_BOARD} AND r.game = ?)"
+
+_CHIPS_BOARD = """
+    SELECT c.user_id, COALESCE(u.name, '') AS name, c.balance,
+           ROW_NUMBER() OVER (ORDER BY c.balance DESC, c.user_id) AS rank
+    FROM chips AS c LEFT JOIN users AS u ON u.user_id = c.user_id
+    WHERE c.guild_id = ?
+"""
+
+_RESULTS_OF = """
+    SELECT r.game_id, r.seat, r.user_id, COALESCE(u.name, r.name) AS name,
+           r.points, r.place, r.won, r.chips
+    FROM results AS r LEFT JOIN users AS u ON u.user_id = r.user_id
+    WHERE r.game_id IN ({marks})
+    ORDER BY r.game_id, r.seat
+"""
+
+
+# ================================================================ finished games
+
+
+async def insert_game(conn: aiosqlite.Connection, finished: FinishedGame, record: str,
+                      now: str) -> int:
+    """Write a checked game (``results.check_seats``), its seats and all it changes."""
+    seats = sorted(finished.seats, key=lambda s: s.seat)
+    rated, chips_move = is_rated(finished), moves_chips(finished)
+    for seat in seats:
+        if seat.user_id is not None:
+            await conn.execute(UPSERT_USER, (seat.user_id, seat.name, now))
+    cursor = await conn.execute(
+        "INSERT INTO games (table_id, guild_id, channel_id, game, started_at, ended_at,"
+        " completed, rated, chips_applied, record) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (finished.table_id, finished.guild_id, finished.channel_id, finished.game,
+         time_text(finished.started_at), time_text(finished.ended_at), int(finished.completed),
+         int(rated), int(chips_move), record))
+    game_id = cursor.lastrowid
+    assert game_id is not None
+    await conn.executemany(
+        "INSERT INTO results (game_id, seat, user_id, name, points, place, won, chips)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        [(game_id, s.seat, s.user_id, s.name, s.points, s.place, int(s.won), s.chips)
+         for s in seats])
+    if is_counted(finished):
+        humans = [s for s in seats if s.user_id is not None]
+        for scope in scopes(finished):
+            if rated:
+                await _rate(conn, scope, finished.game, humans)
+            else:
+                await _count(conn, scope, finished.game, humans)
+    if chips_move:
+        await conn.executemany(_ADD_CHIPS, [
+            (finished.guild_id, s.user_id, STARTING_CHIPS + s.chips, s.chips) for s in seats])
+    return game_id
+
+
+async def _rate(conn: aiosqlite.Connection, scope: int, game: str,
+                humans: list[SeatResult]) -> None:
+    """Rate the human seats of one game in one scope; AI seats are not rated, so the
+    places are those among the humans."""
+    marks = ", ".join("?" * len(humans))
+    rows = await conn.execute_fetchall(
+        f"SELECT user_id, mu, sigma FROM ratings WHERE scope = ? AND game = ?"
+        f" AND user_id IN ({marks})", (scope, game, *(h.user_id for h in humans)))
+    known = {row["user_id"]: Rating(row["mu"], row["sigma"]) for row in rows}
+    before = [known.get(h.user_id) or ratings.default_rating() for h in humans]
+    after = ratings.rate(before, [h.place for h in humans])
+    await conn.executemany(_UPSERT_RATING, [
+        (scope, game, h.user_id, new.mu, new.sigma, new.ordinal, int(h.won), h.points)
+        for h, new in zip(humans, after, strict=True)])
+
+
+async def _count(conn: aiosqlite.Connection, scope: int, game: str,
+                 humans: list[SeatResult]) -> None:
+    """Count a game for the human seats without touching their ratings."""
+    start = ratings.default_rating()
+    await conn.executemany(_UPSERT_COUNTS, [
+        (scope, game, h.user_id, start.mu, start.sigma, start.ordinal, int(h.won), h.points)
+        for h in humans])
+
+
+async def history(conn: aiosqlite.Connection, guild_id: int | None, channel_id: int | None,
+                  user_id: int | None, game: str | None, limit: int,
+                  before: int | None) -> list[GameSummary]:
+    where, params = _history_filter(guild_id, channel_id, user_id, game, before)
+    games = list(await conn.execute_fetchall(
+        "SELECT game_id, game, guild_id, channel_id, started_at, ended_at, completed,"
+        f" rated FROM games AS g WHERE {where} ORDER BY game_id DESC LIMIT ?",
+        (*params, limit)))
+    results = list(await conn.execute_fetchall(
+        _RESULTS_OF.format(marks=", ".join("?" * len(games))),
+        [g["game_id"] for g in games])) if games else []
+    players: dict[int, list[SeatResult]] = {g["game_id"]: [] for g in games}
+    for r in results:
+        players[r["game_id"]].append(SeatResult(r["seat"], r["user_id"], r["name"],
+                                                r["points"], r["place"], bool(r["won"]),
+                                                r["chips"]))
+    return [GameSummary(g["game_id"], g["game"], g["guild_id"], g["channel_id"],
+                        text_time(g["started_at"]), text_time(g["ended_at"]),
+                        bool(g["completed"]), bool(g["rated"]), tuple(players[g["game_id"]]))
+            for g in games]
+
+
+def _history_filter(guild_id: int | None, channel_id: int | None, user_id: int | None,
+                    game: str | None, before: int | None) -> tuple[str, list[Any]]:
+    clauses, params = ["1 = 1"], []
+    for column, value in (("guild_id", guild_id), ("channel_id", channel_id), ("game", game)):
+        if value is not None:
+            clauses.append(f"g.{column} = ?")
+            params.append(value)
+    if before is not None:
+        clauses.append("g.game_id < ?")
+        params.append(before)
+    if user_id is not None:
+        clauses.append("EXISTS (SELECT 1 FROM results AS r"
+                       " WHERE r.game_id = g.game_id AND r.user_id = ?)")
+        params.append(user_id)
+    return " AND ".join(clauses), params
+
+
+async def game_record_json(conn: aiosqlite.Connection, game_id: int) -> str | None:
+    rows = list(await conn.execute_fetchall("SELECT record FROM games WHERE game_id = ?",
+                                            (game_id,)))
+    return rows[0]["record"] if rows else None
+
+
+# ================================================================ ratings
+
+
+async def leaderboard(conn: aiosqlite.Connection, game: str, guild_id: int | None,
+                      offset: int, limit: int) -> list[LeaderboardRow]:
+    rows = await conn.execute_fetchall(f"{_BOARD_OF_GAME} ORDER BY rank LIMIT ? OFFSET ?",
+                                       (scope_key(guild_id), game, limit, offset))
+    return [_board_row(row) for row in rows]
+
+
+async def leaderboard_size(conn: aiosqlite.Connection, game: str, guild_id: int | None) -> int:
+    rows = list(await conn.execute_fetchall(
+        "SELECT COUNT(*) AS n FROM ratings WHERE scope = ? AND game = ?",
+        (scope_key(guild_id), game)))
+    return int(rows[0]["n"])
+
+
+async def rank_of(conn: aiosqlite.Connection, game: str, guild_id: int | None,
+                  user_id: int) -> LeaderboardRow | None:
+    rows = list(await conn.execute_fetchall(f"{_BOARD_OF_GAME} WHERE user_id = ?",
+                                            (scope_key(guild_id), game, user_id)))
+    return _board_row(rows[0]) if rows else None
+
+
+async def stats(conn: aiosqlite.Connection, user_id: int, guild_id: int | None,
+                game: str | None) -> list[GameStats]:
+    sql = f"SELECT * FROM ({_BOARD}) WHERE user_id = ?"
+    params: list[Any] = [scope_key(guild_id), user_id]
+    if game is not None:
+        sql += " AND game = ?"
+        params.append(game)
+    rows = await conn.execute_fetchall(sql + " ORDER BY game", params)
+    return [_stats_row(row) for row in rows]
+
+
+def _board_row(row: sqlite3.Row) -> LeaderboardRow:
+    return LeaderboardRow(
+        rank=row["rank"], user_id=row["user_id"], name=row["name"], games=row["games"],
+        wins=row["wins"], win_rate=win_rate(row["wins"], row["games"]),
+        points=row["points"], mu=row["mu"], sigma=row["sigma"], ordinal=row["ordinal"],
+        provisional=row["rated_games"] < ratings.PROVISIONAL_GAMES)
+
+
+def _stats_row(row: sqlite3.Row) -> GameStats:
+    return GameStats(
+        game=row["game"], games=row["games"], wins=row["wins"],
+        win_rate=win_rate(row["wins"], row["games"]), points=row["points"], mu=row["mu"],
+        sigma=row["sigma"], ordinal=row["ordinal"],
+        provisional=row["rated_games"] < ratings.PROVISIONAL_GAMES, rank=row["rank"],
+        ranked_players=row["ranked"])
+
+
+# ================================================================ chips
+
+
+async def chips(conn: aiosqlite.Connection, guild_id: int, user_id: int) -> int:
+    rows = list(await conn.execute_fetchall(
+        "SELECT balance FROM chips WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)))
+    return int(rows[0]["balance"]) if rows else STARTING_CHIPS
+
+
+async def balances_below(conn: aiosqlite.Connection, guild_id: int, wanted: Sequence[int],
+                         stake: int) -> list[ChipBalance]:
+    """The users of ``wanted`` (unique, not empty) whose balance is below ``stake``."""
+    rows = await conn.execute_fetchall(
+        f"SELECT user_id, balance FROM chips WHERE guild_id = ?"
+        f" AND user_id IN ({', '.join('?' * len(wanted))})", (guild_id, *wanted))
+    balances = {row["user_id"]: row["balance"] for row in rows}
+    return [ChipBalance(u, balances.get(u, STARTING_CHIPS)) for u in wanted
+            if balances.get(u, STARTING_CHIPS) < stake]
+
+
+async def chips_leaderboard(conn: aiosqlite.Connection, guild_id: int, offset: int,
+                            limit: int) -> list[ChipsRow]:
+    rows = await conn.execute_fetchall(
+        f"SELECT * FROM ({_CHIPS_BOARD}) ORDER BY rank LIMIT ? OFFSET ?",
+        (guild_id, limit, offset))
+    return [ChipsRow(row["rank"], row["user_id"], row["name"], row["balance"])
+            for row in rows]

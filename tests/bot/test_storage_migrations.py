@@ -1,0 +1,220 @@
+"""bot.storage: the numbered migration files, and a real old database upgraded by them.
+
+``tests/fixtures/legacy-schema3.sql`` is a dump of a database the bot wrote at
+schema version 3 (a finished Jacko game, Jazz mid-game, an AttackJack lobby):
+the upgrade must keep every row of it and leave it fully usable.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+from importlib import resources
+from pathlib import Path
+
+import pytest
+
+from bot import ratings
+from bot.storage import (
+    MIGRATIONS,
+    STARTING_CHIPS,
+    FinishedGame,
+    SeatResult,
+    Storage,
+    TableRow,
+    load_migrations,
+    migration_files,
+)
+from tests.bot.test_storage import T0, raw, record_of
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+LEGACY_SQL = FIXTURES / "legacy-schema3.sql"
+IDS = json.loads((FIXTURES / "legacy-schema3.json").read_text(encoding="utf-8"))
+GUILD, ALICE, BOB, CY = IDS["guild"], IDS["users"]["alice"], IDS["users"]["bob"], IDS["users"]["cy"]
+
+
+def legacy_database(path: Path) -> Path:
+    """A fresh file holding the legacy dump, as the schema-3 bot left it."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    conn = sqlite3.connect(path)
+    try:
+        conn.executescript(LEGACY_SQL.read_text(encoding="utf-8"))
+    finally:
+        conn.close()
+    return path
+
+
+def schema(path: Path) -> set[tuple[str, str, str, str | None]]:
+    return set(raw(path, "SELECT type, name, tbl_name, sql FROM sqlite_master"))
+
+
+def contents(path: Path) -> dict[str, list[tuple]]:
+    """Every row of every table, in the columns the table has now."""
+    tables = [name for (name,) in raw(path, "SELECT name FROM sqlite_master"
+                                            " WHERE type = 'table' ORDER BY name")]
+    return {name: raw(path, f'SELECT * FROM "{name}" ORDER BY rowid') for name in tables}
+
+
+# ================================================================ the files
+
+
+def test_migration_files_are_found_and_numbered_from_one_without_gaps() -> None:
+    names = migration_files()
+    assert [int(name[:4]) for name in names] == list(range(1, len(names) + 1))
+    assert len(names) == len(MIGRATIONS) >= 4
+    assert names[:4] == ["0001_first.sql", "0002_chips.sql", "0003_rated_games.sql",
+                         "0004_posts.sql"]
+    folder = resources.files("bot.storage").joinpath("migrations")
+    assert tuple(folder.joinpath(n).read_text(encoding="utf-8") for n in names) == MIGRATIONS
+
+
+def test_the_loader_takes_any_folder_and_refuses_gaps_and_bad_names(tmp_path: Path) -> None:
+    for n in range(1, 12):  # 0010 and 0011 sort after 0009
+        (tmp_path / f"{n:04d}_step_{n}.sql").write_text(f"CREATE TABLE t{n} (x);")
+    (tmp_path / "README.md").write_text("not a migration")
+    assert load_migrations(tmp_path) == tuple(f"CREATE TABLE t{n} (x);" for n in range(1, 12))
+    (tmp_path / "0013_gap.sql").write_text("SELECT 1;")
+    with pytest.raises(ValueError, match="0012"):
+        migration_files(tmp_path)
+    cases = (["0001_a.sql", "0001_b.sql"], ["0002_a.sql"], ["1_a.sql"], ["0001_Bad-Name.sql"], [])
+    for n, bad in enumerate(cases):
+        folder = tmp_path / f"case{n}"
+        folder.mkdir()
+        for name in bad:
+            (folder / name).write_text("SELECT 1;")
+        with pytest.raises(ValueError):
+            load_migrations(folder)
+
+
+async def test_migrations_apply_one_by_one_in_order(tmp_path: Path) -> None:
+    path = tmp_path / "steps.db"
+    added = {1: ("table", "live_tables"), 2: ("table", "chips"), 3: ("ratings", "rated_games"),
+             4: ("live_tables", "posts")}
+
+    def has(kind: str, name: str) -> bool:
+        if kind == "table":
+            return bool(raw(path, "SELECT 1 FROM sqlite_master WHERE name = ?", (name,)))
+        return name in [column[1] for column in raw(path, f"PRAGMA table_info({kind})")]
+
+    for version in range(1, len(MIGRATIONS) + 1):
+        async with await Storage.open(path, migrations=MIGRATIONS[:version]) as store:
+            assert (await store.info()).schema_version == version
+        for step, what in added.items():
+            assert has(*what) is (step <= version), (version, step)
+
+
+async def test_the_shipped_migrations_still_build_the_schema_they_shipped(
+        tmp_path: Path) -> None:
+    # Migration files are never edited: three of them make exactly the legacy schema.
+    async with await Storage.open(tmp_path / "new.db", migrations=MIGRATIONS[:3]):
+        pass
+    assert schema(tmp_path / "new.db") == schema(legacy_database(tmp_path / "old.db"))
+
+
+# ================================================================ the legacy database
+
+
+async def test_a_schema3_database_upgrades_keeping_every_row(tmp_path: Path) -> None:
+    path = legacy_database(tmp_path / "data" / "cardtable.db")
+    assert raw(path, "PRAGMA user_version") == [(3,)]
+    before = contents(path)
+    async with await Storage.open(path) as store:
+        assert (await store.info()).schema_version == len(MIGRATIONS)
+        active = await store.load_active_tables()
+        [summary] = await store.history(None)
+        record = await store.game_record_json(1)
+        boards = {scope: await store.leaderboard("jacko", scope) for scope in (GUILD, None)}
+        assert await store.get_meta("command_tree_hash:global") == (
+            "34c17444afa596adc9b9edebe3d25fdaaa63171c36cd90a198445ae4d2e84f4a")
+    after = contents(path)
+    # Every row is kept as it was; live tables only gained posts, all NULL.
+    assert set(after) == set(before)
+    assert after["live_tables"] == [(*row, None) for row in before["live_tables"]]
+    for table in set(before) - {"live_tables"}:
+        assert after[table] == before[table], table
+    assert [len(before[t]) for t in ("live_tables", "games", "results", "ratings")] == [3, 1, 2, 4]
+
+    assert [(t.game, t.status, t.version, t.posts) for t in active] == [
+        ("jazz", "playing", 15, None), ("attackjack", "lobby", 2, None)]  # jacko is finished
+    data = {row[0]: json.loads(row[6]) for row in before["live_tables"]}
+    for table in active:
+        assert isinstance(table, TableRow) and table.data == data[table.table_id]
+    assert (summary.game_id, summary.game, summary.completed, summary.rated) == (
+        1, "jacko", True, True)
+    assert [(p.name, p.points, p.won) for p in summary.players] == [("Alice", 65, False),
+                                                                   ("Bob", 122, True)]
+    assert record == before["games"][0][-2]  # byte for byte
+    for board in boards.values():
+        assert [(r.user_id, r.rank, r.games, r.wins, r.points) for r in board] == [
+            (BOB, 1, 1, 1, 122), (ALICE, 2, 1, 0, 65)]
+        assert all(r.provisional for r in board)
+
+
+async def test_an_upgraded_schema3_database_records_games_and_tables(tmp_path: Path) -> None:
+    path = legacy_database(tmp_path / "cardtable.db")
+    async with await Storage.open(path) as store:
+        alice_before = await store.rank_of("jacko", GUILD, ALICE)
+        bob_before = await store.rank_of("jacko", GUILD, BOB)
+        assert alice_before is not None and bob_before is not None
+        seats = [SeatResult(0, ALICE, "Alice", 121, 0, True),
+                 SeatResult(1, BOB, "Bob", 90, 1, False)]
+        game_id = await store.record_game(FinishedGame(
+            GUILD, 1, "jacko", T0, T0, True, record_of("jacko", 2), seats))
+        assert game_id == 2  # the AUTOINCREMENT sequence came along
+        expected = ratings.rate([ratings.Rating(alice_before.mu, alice_before.sigma),
+                                 ratings.Rating(bob_before.mu, bob_before.sigma)], [0, 1])
+        for scope in (GUILD, None):
+            board = await store.leaderboard("jacko", scope)
+            assert [(r.user_id, r.rank, r.games, r.wins) for r in board] == [
+                (ALICE, 1, 2, 1), (BOB, 2, 2, 1)]
+            assert board[0].mu == pytest.approx(expected[0].mu)
+            assert board[1].sigma == pytest.approx(expected[1].sigma)
+        assert len(await store.history(GUILD)) == 2
+
+        # A game with stakes moves chips on the old file too.
+        chips = [SeatResult(0, ALICE, "Alice", 1, 0, True, 30),
+                 SeatResult(1, CY, "Cy", 0, 1, False, -30)]
+        await store.record_game(FinishedGame(GUILD, 1, "attackjack", T0, T0, True,
+                                             record_of("attackjack", 2), chips, stakes=True))
+        assert await store.chips(GUILD, ALICE) == STARTING_CHIPS + 30
+        assert [r.name for r in await store.chips_leaderboard(GUILD)] == ["Alice", "Cy"]
+
+        # The Jazz game in progress goes on from its version; posts are written apart.
+        [jazz] = [t for t in await store.load_active_tables() if t.game == "jazz"]
+        assert isinstance(jazz, TableRow)
+        await store.save_posts(jazz.table_id, {"message_id": jazz.data["message_id"]})
+        assert await store.save_table(jazz.table_id, "playing", {**jazz.data, "step": 16},
+                                      15) == 16
+    async with await Storage.open(path) as store:
+        again = await store.active_table_in_channel(jazz.channel_id)
+        assert isinstance(again, TableRow)
+        assert (again.version, again.data["step"]) == (16, 16)
+        assert again.posts == {"message_id": jazz.data["message_id"]}
+
+
+async def test_two_processes_upgrading_the_legacy_file_at_once_migrate_it_once(
+        tmp_path: Path) -> None:
+    path = legacy_database(tmp_path / "cardtable.db")
+    first, second = await asyncio.gather(Storage.open(path), Storage.open(path))
+    async with first, second:
+        assert {(await s.info()).schema_version for s in (first, second)} == {len(MIGRATIONS)}
+        assert len(await second.load_active_tables()) == 2
+
+
+# ================================================================ opening races
+
+
+async def test_many_connections_opening_new_files_at_once_all_succeed(tmp_path: Path) -> None:
+    # A new file's switch to WAL needs a lock upgrade, for which SQLite does not wait
+    # (busy_timeout); the store must wait itself rather than fail with "locked".
+    for attempt in range(15):
+        path = tmp_path / f"race{attempt}.db"
+        stores = await asyncio.gather(*(Storage.open(path) for _ in range(6)))
+        try:
+            for store in stores:
+                info = await store.info()
+                assert (info.schema_version, info.journal_mode) == (len(MIGRATIONS), "wal")
+        finally:
+            for store in stores:
+                await store.close()
