@@ -2,8 +2,9 @@
 
 ``python -m benchmarks ai-speed GAME [--level L] [--positions N]``
     decision time over many positions (median and p95), ISMCTS iterations a
-    second, and for Jazz the iteration rate at the start of a 4-player trick
-    deal beside a bare-int ISMCTS measured in the same run (the yardstick).
+    second, and what the game's own benchmark module adds (Jazz: the iteration
+    rate at the start of a 4-player trick deal beside a bare-int ISMCTS measured in
+    the same run, the yardstick).
 
 ``python -m benchmarks ai-strength GAME --a LEVEL --b LEVEL [--games N]``
     A against B. Two-player games: seats alternate, A's win rate with a 95 %
@@ -12,8 +13,12 @@
     A's score minus the B seats' average, with a 95 % normal interval.
     Games are played in duplicate: each deal sequence once with A in every seat,
     so the luck of the cards largely cancels (the intervals, which treat the
-    games as independent, are then on the safe side).
+    games as independent, are then on the safe side). The game's own benchmark
+    module may add figures (AttackJack against random players: the oracle's ceiling).
 
+The games, their default players and the options the AI is benchmarked with come
+from the registry (``GameSpec.default_players``, ``benchmark_options``); a game's
+benchmark module may set ``AI_PLAYERS`` to benchmark its AI at another table size.
 Each prints a few human lines, then one JSON line last.
 """
 
@@ -27,20 +32,27 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from engine.ai import LEVELS, decide, game_ai
-from engine.ai.search import search
+from benchmarks.hooks import hook
+from engine import registry
+from engine.ai import LEVELS, decide
 from engine.core import Game, Options
-from engine.registry import game_class
 
-DEFAULT_PLAYERS = {"jazz": 4, "jacko": 2, "california_jack": 2, "attackjack": 2}
-# AttackJack has a decision only with the ``choice`` option: benchmark it with that.
-DEFAULT_OPTIONS: dict[str, dict[str, Any]] = {"attackjack": {"choice": True}}
+Plan = tuple[str, int, list[str], int, int]  # game, players, level per seat, seed, dealer
+
+
+def default_players(game_id: str) -> int:
+    """The table size the AI is benchmarked at: the game's module's ``AI_PLAYERS``, or
+    the registry's default."""
+    players = hook(game_id, "AI_PLAYERS")
+    return int(players) if players is not None else registry.spec(game_id).default_players
 
 
 def make_game(game_id: str, players: int, options: dict[str, Any] | None,
               first_dealer: int) -> Game:
-    cls = game_class(game_id)
-    raw = DEFAULT_OPTIONS.get(game_id, {}) if options is None else options
+    """A new game; ``options`` None: the registry's ``benchmark_options`` for it."""
+    spec = registry.spec(game_id)
+    cls = spec.engine_class
+    raw = dict(spec.benchmark_options) if options is None else options
     opts: Options = cls.OPTIONS.from_dict(raw, players)
     return cls(players, opts, first_dealer)
 
@@ -75,7 +87,7 @@ def positions(game_id: str, players: int, count: int, seed: int) -> list[Game]:
 
     def keep(game: Game, seat: int, level: str) -> None:
         if len(found) < count and len(game.legal_actions()) > 1 and rng.random() < 0.35:
-            found.append(type(game).from_data(game.to_data()))
+            found.append(game.clone())
 
     while len(found) < count:
         game = make_game(game_id, players, None, rng.randrange(players))
@@ -83,15 +95,16 @@ def positions(game_id: str, players: int, count: int, seed: int) -> list[Game]:
     return found
 
 
-def speed(game_id: str, level: str, count: int, players: int | None, seed: int = 1) -> dict:
-    n = players or DEFAULT_PLAYERS[game_id]
+def speed(game_id: str, level: str, count: int, players: int | None,
+          seed: int = 1) -> dict[str, Any]:
+    n = players or default_players(game_id)
     games = positions(game_id, n, count, seed)
     times, rates = [], []
     capped = 0
     spec = LEVELS[level]
     for i, game in enumerate(games):
-        game.run_auto_steps()  # a restored game leaves its trailing forced steps pending
         seat = game.to_act
+        assert seat is not None
         start = time.perf_counter()
         result = decide(game, seat, level, random.Random(i))
         elapsed = time.perf_counter() - start
@@ -110,97 +123,16 @@ def speed(game_id: str, level: str, count: int, players: int | None, seed: int =
         out["iterations"] = spec.iterations
         out["median_iterations_per_s"] = round(statistics.median(rates))
         out["capped_by_time"] = capped
-    if game_id == "jazz" and level in ("normal", "hard"):
-        out.update(jazz_start_rate())
+    extras = hook(game_id, "speed_extras")
+    if extras is not None:
+        out.update(extras(level))
     return out
-
-
-def jazz_start_rate(iterations: int = 5000, rounds: int = 3) -> dict[str, Any]:
-    """ISMCTS iterations a second at the start of a 4-player trick deal, beside the
-    bare-int ISMCTS in the same run (alternated, so both see the same machine load)."""
-    ai = game_ai("jazz")
-    ours, bare = [], []
-    for r in range(rounds):
-        game = make_game("jazz", 4, None, 0)
-        game.start_deal(game.random_deal(random.Random(r)))
-        obs = ai.observe(game, game.to_act)
-        result = search(ai, obs, random.Random(r), iterations, None)
-        ours.append(result.iterations / result.seconds)
-        bare.append(bare_ismcts_rate(iterations, random.Random(r)))
-    a, b = statistics.median(ours), statistics.median(bare)
-    return {"jazz_start_iterations_per_s": round(a), "bare_ismcts_iterations_per_s": round(b),
-            "ai_vs_bare": round(a / b, 2)}
-
-
-def bare_ismcts_rate(iterations: int, rng: random.Random) -> float:
-    """A bare-int SO-ISMCTS for seat 0 leading a 4-player trick deal (−1 a trick).
-
-    No engine, no classes beyond a node: the fastest plain Python does it, so
-    the ratio to the AI's rate shows what the engine and the generality cost.
-    """
-    deck = list(range(52))
-    rng.shuffle(deck)
-    mine = sorted(deck[:13])
-    unseen = deck[13:]
-    root: dict = {}  # action -> [visits, total, avail, children]
-    log, sqrt = math.log, math.sqrt
-    start = time.perf_counter()
-    for _ in range(iterations):
-        rng.shuffle(unseen)
-        hands = [list(mine), unseen[:13], unseen[13:26], unseen[26:]]
-        trick: list[int] = []
-        leader = seat = 0
-        tricks = [0, 0, 0, 0]
-        node, path = root, []
-        expanding = True
-        while hands[seat] or trick:
-            hand = hands[seat]
-            if trick:
-                led = trick[0] // 13
-                legal = [c for c in hand if c // 13 == led] or hand
-            else:
-                legal = hand
-            if expanding:
-                untried = [c for c in legal if c not in node]
-                if untried:
-                    c = untried[rng.randrange(len(untried))]
-                    node[c] = entry = [0, 0.0, 1, {}, seat]
-                    expanding = False
-                else:
-                    best, entry = -1.0, None
-                    for x in legal:
-                        e = node[x]
-                        e[2] += 1
-                        score = e[1] / e[0] + 0.7 * sqrt(log(e[2]) / e[0])
-                        if score > best:
-                            best, entry, c = score, e, x
-                path.append(entry)
-                node = entry[3]
-            else:
-                c = legal[rng.randrange(len(legal))]
-            hand.remove(c)
-            trick.append(c)
-            seat = (seat + 1) % 4
-            if len(trick) == 4:
-                led = trick[0] // 13
-                best_i = 0
-                for i in range(1, 4):
-                    if trick[i] // 13 == led and trick[i] > trick[best_i]:
-                        best_i = i
-                leader = seat = (leader + best_i) % 4
-                tricks[leader] += 1
-                trick = []
-        for entry in path:
-            p = entry[4]
-            entry[0] += 1
-            entry[1] += 0.5 - (tricks[p] - (13 - tricks[p]) / 3) / 26
-    return iterations / (time.perf_counter() - start)
 
 
 # ---------------------------------------------------------------- strength
 
 
-def _one_game(args: tuple[str, int, list[str], int, int]) -> tuple[list[int], list[int]]:
+def _one_game(args: Plan) -> tuple[list[int], list[int]]:
     game_id, players, levels, seed, first_dealer = args
     game = play(make_game(game_id, players, None, first_dealer), levels, seed)
     return game.totals, game.winners()
@@ -208,8 +140,8 @@ def _one_game(args: tuple[str, int, list[str], int, int]) -> tuple[list[int], li
 
 def strength(game_id: str, a: str, b: str, games: int, players: int | None,
              jobs: int = 1, seed: int = 1) -> dict[str, Any]:
-    n = players or DEFAULT_PLAYERS[game_id]
-    plans = []
+    n = players or default_players(game_id)
+    plans: list[Plan] = []
     for g in range(games):
         # Duplicate play: each deal sequence is played n times, A taking every seat in
         # turn with the same cards, so the luck of the deal cancels out of the comparison.
@@ -238,40 +170,18 @@ def strength(game_id: str, a: str, b: str, games: int, players: int | None,
     mean, half = mean_ci(margins)
     out["a_margin"] = round(mean, 2)
     out["a_margin_ci95"] = [round(mean - half, 2), round(mean + half, 2)]
-    if game_id == "attackjack" and b == "random" and n <= CEILING_MAX_PLAYERS:
-        shares = [oracle_share(_dealt(p), p[2].index(a) if a != b else 0) for p in plans]
-        out["a_ceiling"] = round(statistics.fmean(shares), 3)
+    extras = hook(game_id, "strength_extras")
+    if extras is not None:
+        out.update(extras(plans, a, b))
     return out
 
 
-# AttackJack's luck sets a ceiling on any player's win rate against random ones: an
-# oracle that sees every card and answers the others' coin flips exactly. The tree
-# doubles with each chooser, so it is only worked out for small tables.
-CEILING_MAX_PLAYERS = 6
-
-
-def _dealt(plan: tuple[str, int, list[str], int, int]) -> Game:
+def dealt(plan: Plan) -> Game:
     """The game of a tournament plan with its deal made, as ``play`` makes it."""
     game_id, players, _, seed, first_dealer = plan
     game = make_game(game_id, players, None, first_dealer)
     game.start_deal(game.random_deal(random.Random(seed)))
     return game
-
-
-def oracle_share(state: Game, seat: int) -> float:
-    """``seat``'s expected share of the wins when it sees every card and plays best,
-    while every other seat takes or stands at random (a drawn game counts as in
-    ``strength``)."""
-    while state.has_auto_step:
-        state.auto_step()
-    if state.is_over:
-        return win_share(state.winners(), state.players, seat)
-    values = []
-    for action in state.legal_actions():
-        after = state.copy()
-        after.apply(state.to_act, action)
-        values.append(oracle_share(after, seat))
-    return max(values) if state.to_act == seat else statistics.fmean(values)
 
 
 def win_share(winners: list[int], players: int, seat: int) -> float:

@@ -2,6 +2,9 @@
 
 Prints a few human lines, then one JSON line last, e.g.
 ``{"game": "jazz", "matches_per_s": …, "trick_deals_per_s": …, "actions_per_s": …}``.
+The games and their default players come from the registry; a game's benchmark
+module adds its own figures (``engine_extras``: Jazz's trick deal and bare-int
+yardstick).
 """
 
 from __future__ import annotations
@@ -11,11 +14,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from benchmarks.baseline import bare_trick_deal
+from benchmarks.hooks import hook
+from engine import registry
 from engine.core import Game
-from engine.registry import game_class
-
-DEFAULT_PLAYERS = {"jazz": 4, "jacko": 2, "california_jack": 2, "attackjack": 4}
 
 
 def play_match(cls: type[Game], players: int, rng: random.Random) -> tuple[int, int]:
@@ -29,7 +30,9 @@ def play_match(cls: type[Game], players: int, rng: random.Random) -> tuple[int, 
             game.auto_step()
             forced += 1
         else:
-            game.apply(game.to_act, rng.choice(game.legal_actions()))
+            seat = game.to_act
+            assert seat is not None
+            game.apply(seat, rng.choice(game.legal_actions()))
             actions += 1
     return actions, forced
 
@@ -67,19 +70,16 @@ def rate(work: Work, seconds: float, seed: int) -> tuple[float, float, float]:
 
 
 def run(game_id: str, seconds: float, players: int | None = None) -> dict[str, Any]:
-    cls = game_class(game_id)
-    n = players or DEFAULT_PLAYERS[game_id]
+    spec = registry.spec(game_id)
+    cls = spec.engine_class
+    n = players or spec.default_players
     matches, actions, forced = rate(lambda rng: play_match(cls, n, rng), seconds, seed=1)
     result: dict[str, Any] = {"game": game_id, "players": n,
                               "matches_per_s": round(matches, 1),
                               "actions_per_s": round(actions)}
     if forced:
         result["forced_steps_per_s"] = round(forced)
-    if game_id == "jazz":
-        deals, _, _ = rate(lambda rng: play_first_deal(cls, n, rng), seconds, seed=2)
-        result["trick_deals_per_s"] = round(deals, 1)
-        if n == 4:
-            bare, _, _ = rate(lambda rng: (bare_trick_deal(rng), 0), seconds, seed=3)
-            result["bare_int_trick_deals_per_s"] = round(bare, 1)
-            result["engine_vs_bare"] = round(deals / bare, 2)
+    extras = hook(game_id, "engine_extras")
+    if extras is not None:
+        result.update(extras(cls, n, seconds))
     return result

@@ -1,7 +1,6 @@
 """``python -m engine replay FILE [--summary]``: replay a game record (records.md).
 
-``python -m engine play GAME [--players N] [--seed S] [--level L]``: play at a terminal
-table against AI players (``engine/play.py``)."""
+(The terminal table is a front end of its own: ``python -m terminal GAME``.)"""
 
 from __future__ import annotations
 
@@ -18,20 +17,7 @@ def main(argv: list[str] | None = None) -> int:
     replay_cmd = commands.add_parser("replay", help="replay a game record and print what happened")
     replay_cmd.add_argument("file", help="the record's JSON file, or - for standard input")
     replay_cmd.add_argument("--summary", action="store_true", help="leave out the steps")
-    play_cmd = commands.add_parser("play", help="play a game in the terminal against AI players")
-    play_cmd.add_argument("game", help="jazz, jacko, california_jack or attackjack")
-    play_cmd.add_argument("--players", type=int, default=None, help="seats, yours included")
-    play_cmd.add_argument("--seed", type=int, default=None, help="the same seed, the same game")
-    play_cmd.add_argument("--level", default="normal", help="random, easy, normal or hard")
-    play_cmd.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
-                          help="a rules option, e.g. --option choice=true (repeatable)")
     args = parser.parse_args(argv)
-    if args.command == "play":
-        from engine.play import parse_options, play  # the AI loads only to play
-
-        return play(args.game, args.players, args.seed, args.level,
-                    parse_options(args.option))
-
     try:
         text = _read(args.file)
         result = replay(text, summary=args.summary)

@@ -53,6 +53,11 @@ Decisions where the rules leave a choice (each pinned by a test):
 ``seat_view(seat)`` adds ``seat``, ``hand`` (its cards, sorted), ``face_down``
 (its own blind card while hidden from the others, else None), ``hand_value``
 and ``legal`` (its legal action codes when it is to act, else []).
+
+Events (``engine.events``): a forced turn is one ``ForcedStep`` (outcome ``kept``,
+``took`` or ``out``, with the card taken); a ``choice`` is ``Played`` (take or
+stand), after a take ``OpenCardTaken``; the last turn's step ends with the
+showdown: ``DealEnded`` and ``GameEnded``.
 """
 
 from __future__ import annotations
@@ -76,6 +81,7 @@ from engine.core import (
     action_code,
     option,
 )
+from engine.events import Event, ForcedStep, OpenCardTaken
 
 HAND_SIZE = 2
 FULL_DECK: tuple[int, ...] = (*cards.DECK, JOKER, JOKER)  # 52 cards plus two jokers
@@ -198,8 +204,10 @@ class AttackJack(Game):
         self._hands = [list(hand) for hand in deal.hands]
         self._stock = list(deal.stock)
         self._pos = 0
-        self._first = deal.first
-        self._order = [(deal.first + i) % n for i in range(n)]
+        first = deal.first
+        assert first is not None  # _check_deal refuses a deal without it
+        self._first = first
+        self._order = [(first + i) % n for i in range(n)]
         self._turn = 0
         self._dealt = True
         self._prepare_turn()
@@ -257,54 +265,68 @@ class AttackJack(Game):
     def has_auto_step(self) -> bool:
         return self._dealt and self._turn < self.players and self._chooser is None
 
-    def auto_step(self) -> None:
+    def _auto_step(self, events: list[Event] | None) -> None:
         """Play one seat's forced turn."""
-        if not self.has_auto_step:
-            raise RulesError("There is no forced step to play.")
         seat = self._order[self._turn]
         hand = self._hands[seat]
         value = hand_value(hand)
         if value == 21:  # 21 or a bomb: keep the two cards
             self._status[seat] = KEPT
             self._last = (seat, _KEEP, True)
+            if events is not None:
+                events.append(ForcedStep(seat, "kept"))
         elif value > 21:  # cannot happen with two cards of distinct value, but the rules say so
             self._status[seat] = OUT
             self._last = (seat, _OUT_AT_START, True)
+            if events is not None:
+                events.append(ForcedStep(seat, "out"))
         else:
-            self._take(seat, forced=True)
+            card = self._take(seat, forced=True)
+            if events is not None:
+                events.append(ForcedStep(seat, STATUS_NAMES[self._status[seat]], card))
+        self._next_turn(events)
+
+    def _next_turn(self, events: list[Event] | None) -> None:
         self._turn += 1
         self._prepare_turn()
+        if events is not None and self.is_over:
+            self._deal_over(events, 0)
 
     def legal_actions(self) -> list[int]:
         return [TAKE, STAND] if self._chooser is not None else []
 
-    def _apply(self, action: int) -> None:
+    def _apply(self, action: int, events: list[Event] | None) -> None:
         seat = self._order[self._turn]
         if action == TAKE:
-            self._take(seat, forced=False)
+            card = self._take(seat, forced=False)
+            if events is not None:
+                events.append(OpenCardTaken(seat, card, self._status[seat] == OUT))
         else:
             self._status[seat] = STOOD
             self._last = (seat, "stand", False)
-        self._turn += 1
-        self._prepare_turn()
+        self._next_turn(events)
 
-    def _take(self, seat: int, forced: bool) -> None:
+    def _take(self, seat: int, forced: bool) -> int:
+        """``seat`` takes the open card (returned); the deck's next card is turned up."""
         hand = self._hands[seat]
-        hand.append(self._stock[self._pos])
-        self._pos += 1  # the deck's next card is turned face up in its place
+        card = self._stock[self._pos]
+        hand.append(card)
+        self._pos += 1
         self._status[seat] = OUT if hand_value(hand) > 21 else TOOK
         self._last = (seat, "take", forced)
+        return card
 
-    def why_illegal(self, action: int) -> str:
+    def why_illegal(self, action: int) -> str | None:
+        # The rules of legal_actions(), said as reasons (a property test keeps them equal).
         if self.is_over:
             return "The game is over."
         if self._chooser is None:
             return "Nobody is to act now: the turns are played for you."
+        if action in (TAKE, STAND):
+            return None
         if action in (PASS, STOP):
-            return f"There is no {KEYWORDS[action]} in AttackJack: choose take or stand."
-        if action not in KEYWORDS:
-            return "You do not play cards in AttackJack: choose take or stand."
-        return f"{action_code(action).capitalize()} cannot be played now."
+            return f"There is no {KEYWORDS[action]} in {self.TITLE}: choose take or stand."
+        return f"You do not play cards in {self.TITLE}: choose take or stand."
 
     # -- showdown and results -------------------------------------------------
 

@@ -42,6 +42,11 @@ Views (JSON-safe, cards as codes). ``public_view()`` keys:
 
 ``seat_view(seat)`` adds ``seat``, ``hand`` (sorted) and ``legal`` (the legal
 card codes when that seat is to act, else ``[]``).
+
+Events (``engine.events``): ``Played`` for every card; after each trick
+``TrickTaken``, then ``CardsDrawn`` while the stock lasts (what the winner and
+then the other drew); when a deal ends ``DealScored``, ``DealEnded`` and, if the game
+is over, ``GameEnded``.
 """
 
 from __future__ import annotations
@@ -64,7 +69,8 @@ from engine.cards import (
     label,
     sorted_hand,
 )
-from engine.core import Deal, Game, Options, RulesError, action_label, option
+from engine.core import KEYWORDS, Deal, Game, Options, RulesError, is_action, option
+from engine.events import CardsDrawn, DealScored, Event, TrickTaken
 
 HAND_SIZE = 6
 STOCK_SIZE = 40
@@ -185,7 +191,7 @@ class CaliforniaJack(Game):
             return [c for c in hand if SUIT[c] == led or SUIT[c] == trump]
         return follow
 
-    def _apply(self, action: int) -> None:
+    def _apply(self, action: int, events: list[Event] | None) -> None:
         seat = self._to_act
         assert seat is not None  # apply() checked that someone is to act
         self._hands[seat].remove(action)
@@ -194,9 +200,10 @@ class CaliforniaJack(Game):
             self._lead = action
             self._to_act = 1 - seat
         else:
-            self._finish_trick(1 - seat, self._lead, action)
+            self._finish_trick(1 - seat, self._lead, action, events)
 
-    def _finish_trick(self, leader: int, lead: int, follow: int) -> None:
+    def _finish_trick(self, leader: int, lead: int, follow: int,
+                      events: list[Event] | None) -> None:
         winner = _trick_winner(leader, lead, follow, self._trump)
         self._trick_points[winner] += TRICK_POINTS[lead] + TRICK_POINTS[follow]
         self._tricks_won[winner] += 1
@@ -208,9 +215,14 @@ class CaliforniaJack(Game):
         self._last_trick = (leader, lead, follow, winner)
         self._lead = NOBODY
         self._draw(winner)
+        if events is not None:
+            events.append(TrickTaken(winner, (lead, follow), leader))
+            pos = self._last_draw
+            if pos >= 0:
+                events.append(CardsDrawn(winner, self._stock[pos], self._stock[pos + 1]))
         self._trick_no += 1
         if self._trick_no == TRICKS_PER_DEAL:
-            self._end_deal()
+            self._end_deal(events)
         else:
             self._leader = self._to_act = winner
 
@@ -225,7 +237,7 @@ class CaliforniaJack(Game):
         self._pos = pos + 2
         self._last_draw = pos
 
-    def _end_deal(self) -> None:
+    def _end_deal(self, events: list[Event] | None) -> None:
         points = [0, 0]
         for owner in self._honour_owner:
             points[owner] += 1  # all 52 cards are played, so every honour has an owner
@@ -248,6 +260,13 @@ class CaliforniaJack(Game):
         self._to_act = None
         self._leader = NOBODY
         self._check_end()
+        if events is not None:
+            deal = len(self._deal_points) - 1
+            events.append(DealScored(deal, high, jack, low,
+                                     None if game_seat == NOBODY else game_seat,
+                                     tuple(self._trick_points), tuple(self._tricks_won),
+                                     tuple(points)))
+            self._deal_over(events, deal)
 
     def _check_end(self) -> None:
         """Over once someone reaches the target, unless both did with equal scores."""
@@ -256,23 +275,31 @@ class CaliforniaJack(Game):
             self._over = True
             self._winners = [0 if a > b else 1]
 
-    def why_illegal(self, action: int) -> str:
+    def why_illegal(self, action: int) -> str | None:
+        # The rules of legal_actions(), said as reasons (a property test keeps them equal).
         seat = self._to_act
+        if self._over:
+            return "The game is over."
         if seat is None:
             return "No deal is being played now."
         if action == JOKER:
-            return "There is no joker in California Jack."
-        if not 0 <= action < len(DECK):
-            return "In California Jack you can only play a card."
-        if action not in self._hands[seat]:
+            return f"There is no joker in {self.TITLE}."
+        if action in KEYWORDS or not is_action(action):
+            return f"In {self.TITLE} you can only play a card."
+        hand = self._hands[seat]
+        if action not in hand:
             return f"You do not hold the {label(action)}."
-        if self._lead >= 0 and action not in self.legal_actions():
-            led = _SUIT_WORDS[SUIT[self._lead]]
-            if self._follow_or_trump:
-                trump = _SUIT_WORDS[self._trump]
-                return f"You must follow suit or trump: play a {led} or a {trump}."
-            return f"You must follow suit: play a {led}."
-        return f"{action_label(action)} cannot be played now."
+        if self._lead < 0:
+            return None
+        led, trump, suit = SUIT[self._lead], self._trump, SUIT[action]
+        if suit == led or not any(SUIT[c] == led for c in hand):
+            return None
+        if self._follow_or_trump and led != trump:  # trumps led: just follow suit
+            if suit == trump:
+                return None
+            return (f"You must follow suit or trump: play a {_SUIT_WORDS[led]} "
+                    f"or a {_SUIT_WORDS[trump]}.")
+        return f"You must follow suit: play a {_SUIT_WORDS[led]}."
 
     # -- results ------------------------------------------------------------
 
@@ -301,8 +328,8 @@ class CaliforniaJack(Game):
                                     {"seat": 1 - leader, "card": CODE[follow]}],
                           "winner": winner}
         draws = []
-        if self._last_draw >= 0 and last_trick is not None:
-            winner, pos = last_trick["winner"], self._last_draw
+        if self._last_draw >= 0 and self._last_trick is not None:
+            winner, pos = self._last_trick[3], self._last_draw
             draws = [{"seat": winner, "card": CODE[self._stock[pos]]},
                      {"seat": 1 - winner, "card": CODE[self._stock[pos + 1]]}]
         drawn = set(self._stock[:self._pos])

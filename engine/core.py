@@ -8,11 +8,12 @@
 * ``RulesError`` refuses a move; its text is one plain sentence that can be
   shown to the player as it is, and the refused move changes nothing.
 * ``Game`` is the shape of every engine: options, dealing, whose turn it is,
-  legal actions, apply, views, scores, a record, and a plain-data form.
+  legal actions and why an action is not legal, apply (which returns the events
+  of the step, ``engine.events``), views, scores, a record, and a plain-data form.
 
 The plain-data form of a game is its record (``records.md``): restoring it
-replays every action through the same rules, so a restored game is exactly the
-game that was saved, by construction.
+(``engine.records.restore``) replays every action through the same rules, so a
+restored game is exactly the game that was saved, by construction.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Self
 
 from engine import cards
+from engine.events import PLAYED, DealEnded, DealStarted, Event, GameEnded, Played
 
 # Keyword actions. Cards are 0..52, so these never collide with a card.
 PASS = 100
@@ -66,6 +68,22 @@ def action_label(action: int) -> str:
     """An action for people: ``10♥``, ``Pass``."""
     keyword = KEYWORDS.get(action)
     return keyword.capitalize() if keyword is not None else cards.label(action)
+
+
+def is_action(action: object) -> bool:
+    """Whether ``action`` is an action at all: a card (joker included) or a keyword."""
+    return (isinstance(action, int) and not isinstance(action, bool)
+            and (0 <= action <= cards.JOKER or action in KEYWORDS))
+
+
+ACTIONS: tuple[int, ...] = (*range(cards.JOKER + 1), *KEYWORDS)
+"""Every action of every game: the 52 cards, the joker and the keywords."""
+
+
+def _cannot(action: int) -> str:
+    if not is_action(action):
+        return "That is not an action."
+    return f"{action_label(action)} cannot be played now."
 
 
 # ---------------------------------------------------------------- options
@@ -171,7 +189,14 @@ class Game(ABC):
     Life of a game: ``needs_deal`` → ``start_deal`` (with ``random_deal(rng)`` at a
     table, or a record's cards) → actions by ``to_act`` through ``apply`` (and,
     for games with forced turns, ``auto_step`` while ``has_auto_step``) → the deal
-    ends → ``needs_deal`` again or ``is_over``.
+    ends → ``needs_deal`` again or ``is_over``. Each of those steps returns its
+    events (``engine.events``); a game's ``_apply`` and ``_auto_step`` append
+    theirs to the list they are given, or build none when given None
+    (``apply_quietly``, ``auto_step_quietly``: AI search and replays).
+
+    Legality has one rule per game, stated twice for speed: ``legal_actions()``
+    (the hot path) and ``why_illegal(action)`` (None exactly for the legal actions,
+    else the reason), which a property test holds equal at every reachable state.
     """
 
     GAME_ID: ClassVar[str]
@@ -209,16 +234,20 @@ class Game(ABC):
     def random_deal(self, rng: random.Random) -> Deal:
         """Shuffle and deal the next deal's cards (nothing changes until ``start_deal``)."""
 
-    def start_deal(self, deal: Deal) -> None:
-        """Start the next deal with these cards; refuse cards the rules do not prescribe."""
+    def start_deal(self, deal: Deal) -> list[Event]:
+        """Start the next deal with these cards; refuse cards the rules do not prescribe.
+        The events: ``DealStarted``."""
         if self.is_over:
             raise RulesError("The game is over: no deal follows.")
         if not self.needs_deal:
             raise RulesError("The current deal is not finished yet.")
         self._start_deal(deal)
-        if self.history is not None:
-            self.history.append(DealHistory(Deal([list(h) for h in deal.hands],
-                                                 list(deal.stock), deal.first)))
+        history = self.history
+        if history is None:
+            return [DealStarted(len(self.deal_points) - 1)]
+        history.append(DealHistory(Deal([list(h) for h in deal.hands], list(deal.stock),
+                                        deal.first)))
+        return [DealStarted(len(history) - 1)]
 
     @abstractmethod
     def _start_deal(self, deal: Deal) -> None:
@@ -235,13 +264,29 @@ class Game(ABC):
     def legal_actions(self) -> list[int]:
         """Every action legal for the seat to act (empty when nobody is to act)."""
 
-    def apply(self, seat: int, action: int) -> None:
-        """Apply ``action`` for ``seat``; an illegal one raises ``RulesError``, changing nothing."""
+    def apply(self, seat: int, action: int) -> list[Event]:
+        """Apply ``action`` for ``seat`` and return the step's events (``Played`` first);
+        an illegal action raises ``RulesError``, changing nothing."""
         # One comparison covers "over", "nobody to act" and "not your turn" (to_act is None
         # or another seat); the reason is worked out only on the rare refusal.
         if seat != self.to_act or action not in self.legal_actions():
             raise RulesError(self._refusal(seat, action))
-        self._apply(action)
+        try:
+            events: list[Event] = [PLAYED[seat][action]]
+        except IndexError:  # more seats than the shared events cover
+            events = [Played(seat, action)]
+        self._apply(action, events)
+        history = self.history
+        if history is not None:
+            history[-1].actions.append((seat, action))
+        return events
+
+    def apply_quietly(self, seat: int, action: int) -> None:
+        """``apply`` without building events: for AI search and replays, which never
+        read them. The same checks, the same history."""
+        if seat != self.to_act or action not in self.legal_actions():
+            raise RulesError(self._refusal(seat, action))
+        self._apply(action, None)
         history = self.history
         if history is not None:
             history[-1].actions.append((seat, action))
@@ -253,28 +298,65 @@ class Game(ABC):
             return "Nobody is to act now."
         if seat != self.to_act:
             return "It is not your turn."
-        return self.why_illegal(action)
+        return self.why_illegal(action) or _cannot(action)
 
     @abstractmethod
-    def _apply(self, action: int) -> None:
-        """Apply a legal action of the seat to act (no checks: ``apply`` did them)."""
+    def _apply(self, action: int, events: list[Event] | None) -> None:
+        """Apply a legal action of the seat to act (no checks: ``apply`` did them),
+        appending what followed from it to ``events`` unless that is None."""
 
-    def why_illegal(self, action: int) -> str:
-        """One sentence on why ``action`` is not legal now (override for better words)."""
-        return f"{action_label(action)} cannot be played now."
+    def why_illegal(self, action: int) -> str | None:
+        """None exactly when ``action`` is legal for the seat to act (it is in
+        ``legal_actions()``); otherwise one sentence on why, fit to show the player.
+        Games override it with the reasons of their rules; this fallback only knows
+        the legal actions."""
+        if self.is_over:
+            return "The game is over."
+        if self.to_act is None:
+            return "Nobody is to act now."
+        if action in self.legal_actions():
+            return None
+        return _cannot(action)
 
     @property
     def has_auto_step(self) -> bool:
         """Whether a forced step the engine plays itself is pending (AttackJack's turns)."""
         return False
 
-    def auto_step(self) -> None:
-        """Play the pending forced step."""
+    def auto_step(self) -> list[Event]:
+        """Play the pending forced step; its events (``ForcedStep`` first)."""
+        if not self.has_auto_step:
+            raise RulesError("There is no forced step to play.")
+        events: list[Event] = []
+        self._auto_step(events)
+        return events
+
+    def auto_step_quietly(self) -> None:
+        """``auto_step`` without building events (AI search)."""
+        if not self.has_auto_step:
+            raise RulesError("There is no forced step to play.")
+        self._auto_step(None)
+
+    def _auto_step(self, events: list[Event] | None) -> None:
+        """Play the pending forced step (``has_auto_step`` is true), appending its events."""
         raise RulesError("There is no forced step to play.")
 
-    def run_auto_steps(self) -> None:
+    def run_auto_steps(self) -> list[Event]:
+        """Play every pending forced step; their events, in order."""
+        events: list[Event] = []
         while self.has_auto_step:
-            self.auto_step()
+            self._auto_step(events)
+        return events
+
+    def _deal_over(self, events: list[Event], deal: int,
+                   points: list[int] | None = None) -> None:
+        """Append ``DealEnded`` for ``deal`` (its ``points``, by default from
+        ``deal_points``) and, if the game is now over, ``GameEnded``: for a game's code
+        where a deal ends, once its points are final."""
+        events.append(DealEnded(deal, tuple(self.deal_points[deal] if points is None
+                                            else points)))
+        if self.is_over:
+            events.append(GameEnded(tuple(self.winners()), tuple(self.totals)))
 
     # -- results ------------------------------------------------------------
 
@@ -320,6 +402,18 @@ class Game(ABC):
     def copy(self) -> Self:
         """A cheap independent copy for search; it keeps no history (``history`` is None)."""
 
+    def clone(self) -> Self:
+        """A full independent copy, history included (``to_data()`` is the same), made
+        without replaying the record: to keep before a move and go back to."""
+        other = self.copy()
+        if self.history is not None:
+            other.history = [
+                DealHistory(Deal([list(hand) for hand in h.deal.hands], list(h.deal.stock),
+                                 h.deal.first), list(h.actions))
+                for h in self.history
+            ]
+        return other
+
     def to_record(self) -> dict[str, Any]:
         """The game so far as a ``records.md`` record."""
         if self.history is None:
@@ -338,14 +432,6 @@ class Game(ABC):
         }
 
     def to_data(self) -> dict[str, Any]:
-        """Plain JSON-safe data from which ``from_data`` restores this game exactly."""
+        """Plain JSON-safe data from which ``engine.records.restore`` restores this game
+        exactly."""
         return self.to_record()
-
-    @classmethod
-    def from_data(cls, data: dict[str, Any]) -> Self:
-        from engine.records import restore  # records imports the registry, which imports us
-
-        game = restore(data)
-        if not isinstance(game, cls):
-            raise RulesError(f"That data holds a game of {game.TITLE}, not {cls.TITLE}.")
-        return game

@@ -40,6 +40,11 @@ game ends mid-round, on making or holding eleven, the round stays on show.
 (``"spades"`` … or null when the hand is empty), ``legal`` (the legal action
 codes when that seat is to act, else ``[]``) and ``opponent_hand`` (the
 opponent's remaining cards, sorted, with the option ``open_hands``; else null).
+
+Events (``engine.events``): ``Played`` for every card, pass and stop;
+``PointsScored`` (reason ``MADE_ELEVEN``, ``HELD_ELEVEN`` or ``ROUND``) whenever
+points are scored; ``RoundWon`` when a round ends (before its ``PointsScored``);
+``DealEnded`` when a hand runs out or the target is reached, then ``GameEnded``.
 """
 
 from __future__ import annotations
@@ -59,8 +64,10 @@ from engine.core import (
     RulesError,
     action_code,
     action_label,
+    is_action,
     option,
 )
+from engine.events import Event, PointsScored, RoundWon
 
 HAND_SIZE = 26
 LIMIT = 21
@@ -79,6 +86,8 @@ BASE: tuple[int, ...] = tuple(
     {11: 0, 12: _QUEEN, 13: _KING, 14: 1}.get(RANK[c], RANK[c]) for c in range(52)
 )
 SUIT_SINGULAR = ("spade", "heart", "club", "diamond")
+# Why points were scored (``PointsScored.reason``).
+MADE_ELEVEN, HELD_ELEVEN, ROUND = "made eleven", "held eleven", "round"
 
 
 @dataclass(frozen=True)
@@ -161,9 +170,10 @@ class Jacko(Game):
         return list(self._legal)
 
     def _compute_legal(self) -> list[int]:
-        if self._over or not self._in_deal:
+        seat = self._turn
+        if self._over or not self._in_deal or seat is None:
             return []
-        cards = self._legal_cards(self._turn)
+        cards = self._legal_cards(seat)
         if self._passed is None:
             return cards or [PASS]
         # Continuing alone: a card exists, or the round would have ended already.
@@ -213,7 +223,7 @@ class Jacko(Game):
             return self._queen_adds
         return self._sum  # a king doubles; on waiting queens or as lead the sum is 0
 
-    def _apply(self, action: int) -> None:
+    def _apply(self, action: int, events: list[Event] | None) -> None:
         seat = self._turn
         assert seat is not None
         self._legal = None
@@ -222,13 +232,13 @@ class Jacko(Game):
             self._passed = seat
             self._turn = 1 - seat
             if not self._has_legal(1 - seat):
-                self._end_round()
+                self._end_round(events)
         elif action == STOP:
-            self._end_round()
+            self._end_round(events)
         else:
-            self._play(seat, action)
+            self._play(seat, action, events)
 
-    def _play(self, seat: int, c: int) -> None:
+    def _play(self, seat: int, c: int, events: list[Event] | None) -> None:
         before = self._sum
         self._hands[seat].remove(c)
         added = self._lay(seat, c)
@@ -243,14 +253,17 @@ class Jacko(Game):
         if points:
             seat_, card, value, _ = self._round[-1]
             self._round[-1] = (seat_, card, value, points)
-            if self._score(seat, points):
+            reason = HELD_ELEVEN if points == HOLD_ELEVEN_POINTS else MADE_ELEVEN
+            if self._score(seat, points, reason, events):
+                if events is not None:
+                    self._deal_over(events, len(self._deal_points) - 1)
                 return
         if self._passed is None:
             self._turn = 1 - seat
         # Alone: one card above 15; below, on until the sum passes 15 or no card is left.
         # (The sum never falls, so a card laid above 15 also leaves it above 15.)
         elif after > FORCED_UNTIL or not self._has_legal(seat):
-            self._end_round()
+            self._end_round(events)
 
     def _lay(self, seat: int, c: int) -> int:
         """Put ``c`` on the round and the sum; return what it added."""
@@ -289,10 +302,12 @@ class Jacko(Game):
         self._waiting = 0
         self._mult = 1
 
-    def _score(self, seat: int, points: int) -> bool:
+    def _score(self, seat: int, points: int, reason: str, events: list[Event] | None) -> bool:
         """Add points now; return whether they end the game (the target is reached)."""
         self._deal_points[-1][seat] += points
         self._totals[seat] += points
+        if events is not None:
+            events.append(PointsScored(seat, points, reason))
         if self._totals[seat] >= self._target:
             self._over = True
             self._winner = seat
@@ -300,9 +315,11 @@ class Jacko(Game):
             return True
         return False
 
-    def _end_round(self) -> None:
+    def _end_round(self, events: list[Event] | None) -> None:
         winner = self._round[-1][0]  # who laid the last card
         points = round_points(self._sum, self._zeros21)
+        if events is not None:
+            events.append(RoundWon(winner, self._sum, points, self._zeros21))
         self._last_round = {
             "winner": winner, "sum": self._sum, "points": points,
             "zeros_at_21": self._zeros21, "cards": self._round_view(),
@@ -313,10 +330,12 @@ class Jacko(Game):
         else:  # a hand is empty: the deal is over, the cards left do not score
             self._in_deal = False
             self._new_round(None)
-        if points:
-            self._score(winner, points)
+        over = bool(points) and self._score(winner, points, ROUND, events)
+        if events is not None and (over or not self._in_deal):
+            self._deal_over(events, len(self._deal_points) - 1)
 
-    def why_illegal(self, action: int) -> str:
+    def why_illegal(self, action: int) -> str | None:
+        # The rules of legal_actions(), said as reasons (a property test keeps them equal).
         if self._over:
             return "The game is over."
         if not self._in_deal or self._turn is None:
@@ -325,15 +344,21 @@ class Jacko(Game):
         if action == PASS:
             if alone:
                 return "Your opponent passed: you cannot pass, " + self._alone_hint()
-            return "You may not pass while you can lay a card."
+            if self._has_legal(self._turn):
+                return "You may not pass while you can lay a card."
+            return None
         if action == STOP:
             if not alone:
                 return "You can stop only after your opponent has passed."
+            if self._sum > FORCED_UNTIL:
+                return None
             return "You cannot stop yet: " + self._alone_hint()
         if action in KEYWORDS:
-            return f"{action_label(action)} is not an action in Jacko."
-        if not 0 <= action < 52:
-            return "Jacko is played without jokers." if action == JOKER else "That is no card."
+            return f"{action_label(action)} is not an action in {self.TITLE}."
+        if not is_action(action):
+            return "That is not an action."
+        if action == JOKER:
+            return f"{self.TITLE} is played without jokers."
         return self._why_card_illegal(action)
 
     def _alone_hint(self) -> str:
@@ -341,7 +366,8 @@ class Jacko(Game):
             return "lay one more card or stop."
         return "you must lay cards until the sum is above 15."
 
-    def _why_card_illegal(self, c: int) -> str:
+    def _why_card_illegal(self, c: int) -> str | None:
+        assert self._turn is not None
         hand = self._hands[self._turn]
         if c not in hand:
             return f"You do not hold the {label(c)}."
@@ -349,12 +375,12 @@ class Jacko(Game):
         if SUIT[c] != suit:
             return (f"You must play your {SUIT_NAMES[suit]} first: "
                     f"play a {SUIT_SINGULAR[suit]}.")
+        total = self._sum + self._adds(c)
+        if total <= LIMIT:
+            return None
         if BASE[c] == _KING:
             return f"A king doubles the sum, so it needs a sum of 10 or less, not {self._sum}."
-        total = self._sum + self._adds(c)
-        if total > LIMIT:
-            return f"The {label(c)} would make the sum {total}, over 21."
-        return f"The {label(c)} cannot be played now."
+        return f"The {label(c)} would make the sum {total}, over 21."
 
     # -- results ------------------------------------------------------------
 

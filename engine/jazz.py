@@ -15,6 +15,11 @@ Public view keys (``public_view``):
   or null), over, winners.
 A seat's view adds ``hand`` (sorted) and ``legal`` (action codes, empty when
 it is not that seat's turn).
+
+Events (``engine.events``): ``Played`` for every card and pass; ``TrickTaken``
+after each trick; in Sevens ``RowChanged`` after each card (the row's new ends);
+``DealEnded`` when a deal ends (after its last trick, when no penalty is left, or
+on the first empty hand in Sevens) and then ``GameEnded`` after the Sevens deal.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from typing import Any, Self
 from engine import cards
 from engine.cards import CLUBS, CODE, DIAMONDS, HEARTS, KING, QUEEN, RANK, SPADES, SUIT
 from engine.core import (
+    KEYWORDS,
     PASS,
     Deal,
     Game,
@@ -34,8 +40,10 @@ from engine.core import (
     RulesError,
     action_code,
     action_label,
+    is_action,
     option,
 )
+from engine.events import Event, RowChanged, TrickTaken
 
 DEALS = 6
 SEVENS_DEAL = 5  # 0-based index of the Sevens deal
@@ -72,6 +80,9 @@ _CARD_PENALTY: tuple[tuple[int, ...], ...] = (
 # A card's place in a Sevens row: ace high normally, ace low in Norwegian Jazz.
 _ROW_POS = tuple(RANK[c] for c in range(52))
 _ROW_POS_NORWEGIAN = tuple(1 if RANK[c] == cards.ACE else RANK[c] for c in range(52))
+# The card at a place (1 = the Norwegian low ace .. 14 = the ace) of a suit's row.
+_ROW_CARD = tuple(tuple(cards.card(cards.ACE if pos == 1 else max(pos, 2), suit)
+                        for pos in range(15)) for suit in cards.SUITS)
 
 
 @dataclass(frozen=True)
@@ -114,6 +125,10 @@ class Jazz(Game):
     OPTIONS = JazzOptions
 
     options: JazzOptions
+    # The seat to act (None between deals and at the end): a plain attribute, kept equal
+    # to ``_to_act if _in_deal else None``, because ``apply`` and every playout read it
+    # on each action and a property call is a measurable part of a trick deal.
+    to_act: int | None = None
 
     def __init__(self, players: int, options: JazzOptions | None = None, first_dealer: int = 0):
         super().__init__(players, options, first_dealer)
@@ -131,7 +146,7 @@ class Jazz(Game):
         self._leader = 0
         self._tricks_taken = [0] * n
         self._penalty_left = 0  # penalty cards not yet taken (deals 2-4 may end early)
-        self._last_trick: tuple[int, list[int], int] | None = None  # leader, cards, winner
+        self._last_trick: TrickTaken | None = None
         # Sevens.
         self._low = [0, 0, 0, 0]  # 0: the suit's row is not started
         self._high = [0, 0, 0, 0]
@@ -196,7 +211,7 @@ class Jazz(Game):
         self._in_deal = True
         self._hands = [list(hand) for hand in deal.hands]
         self._points.append([0] * n)
-        self._to_act = forehand
+        self._to_act = self.to_act = forehand
         self._legal = None
         self._last_action = None
         self._trick = []
@@ -214,10 +229,6 @@ class Jazz(Game):
             self._penalty_left = -1  # never ends early
 
     # -- play ------------------------------------------------------------------
-
-    @property
-    def to_act(self) -> int | None:
-        return self._to_act if self._in_deal else None
 
     def legal_actions(self) -> list[int]:
         legal = self._legal
@@ -250,37 +261,55 @@ class Jazz(Game):
                 legal.append(c)
         return legal
 
-    def why_illegal(self, action: int) -> str:
+    def why_illegal(self, action: int) -> str | None:
+        # The rules of legal_actions(), said as reasons (a property test keeps them equal).
+        if self._over:
+            return "The game is over."
         if not self._in_deal:
             return "No deal is being played."
+        if not is_action(action):
+            return "That is not an action."
         hand = self._hands[self._to_act]
+        sevens = self._deal == SEVENS_DEAL
         if action == PASS:
-            return "You may only pass when you have no card you can play."
+            if sevens and not self._sevens_legal(hand):
+                return None
+            return "You may only pass in Sevens, when you have no card you can play."
+        if action in KEYWORDS:
+            return f"{action_label(action)} is not an action in {self.TITLE}."
         if action not in hand:
             return f"{action_label(action)} is not in your hand."
-        if self._deal == SEVENS_DEAL:
-            s = SUIT[action]
-            if self._low[s] == 0:
+        if sevens:
+            s, p = SUIT[action], self._row_pos[action]
+            low, high = self._low[s], self._high[s]
+            if low == 0:
+                if p == 7:
+                    return None
                 return f"The {cards.SUIT_NAMES[s]} row has not been started: it needs its seven."
+            if p == high + 1 or p == low - 1:
+                return None
             return "In Sevens a card must go next to the top or the bottom of its suit's row."
-        led = SUIT[self._trick[0]]
-        return f"You must follow suit: play {_a_suit(led)}."
+        if self._trick:
+            led = SUIT[self._trick[0]]
+            if SUIT[action] != led and any(SUIT[c] == led for c in hand):
+                return f"You must follow suit: play {_a_suit(led)}."
+        return None
 
-    def _apply(self, action: int) -> None:
+    def _apply(self, action: int, events: list[Event] | None) -> None:
         seat = self._to_act
         self._legal = None
         self._last_action = (seat, action)
         if self._deal == SEVENS_DEAL:
-            self._apply_sevens(seat, action)
+            self._apply_sevens(seat, action, events)
         else:
             self._hands[seat].remove(action)
             self._trick.append(action)
             if len(self._trick) == self.players:
-                self._finish_trick()
+                self._finish_trick(events)
             else:
-                self._to_act = (seat + 1) % self.players
+                self._to_act = self.to_act = (seat + 1) % self.players
 
-    def _finish_trick(self) -> None:
+    def _finish_trick(self, events: list[Event] | None) -> None:
         trick, n, deal = self._trick, self.players, self._deal
         led = SUIT[trick[0]]
         best = 0
@@ -305,14 +334,19 @@ class Jazz(Game):
                     self._penalty_left -= 1
             if self._penalty_left == 0:
                 last = True  # nothing left to lose: the deal ends here (Decision)
-        self._last_trick = (self._leader, trick, winner)
+        taken = self._last_trick = TrickTaken(winner, tuple(trick), self._leader)
+        if events is not None:
+            events.append(taken)
         self._trick = []
         self._leader = winner
-        self._to_act = winner
+        self._to_act = self.to_act = winner
         if last:
             self._in_deal = False
+            self.to_act = None
+            if events is not None:
+                self._deal_over(events, deal, points)
 
-    def _apply_sevens(self, seat: int, action: int) -> None:
+    def _apply_sevens(self, seat: int, action: int, events: list[Event] | None) -> None:
         n = self.players
         if action == PASS:
             self._passes[seat] += 1
@@ -327,12 +361,18 @@ class Jazz(Game):
                 self._high[s] = p
             else:
                 self._low[s] = p
+            if events is not None:
+                row = _ROW_CARD[s]
+                events.append(RowChanged(s, row[self._low[s]], row[self._high[s]]))
             if not hand:
                 self._points[SEVENS_DEAL][seat] += self.options.sevens_bonus
                 self._in_deal = False
+                self.to_act = None
                 self._over = True
+                if events is not None:
+                    self._deal_over(events, SEVENS_DEAL)
                 return
-        self._to_act = (seat + 1) % n
+        self._to_act = self.to_act = (seat + 1) % n
 
     # -- results ---------------------------------------------------------------
 
@@ -365,7 +405,8 @@ class Jazz(Game):
                                                    self._row_code(self._high[s], s)]
         last_trick = None
         if self._last_trick is not None:
-            leader, trick, winner = self._last_trick
+            winner, trick, leader = self._last_trick.seat, self._last_trick.cards, \
+                self._last_trick.leader
             last_trick = {
                 "cards": [{"seat": (leader + i) % n, "card": CODE[c]} for i, c in
                           enumerate(trick)],
@@ -401,8 +442,7 @@ class Jazz(Game):
         }
 
     def _row_code(self, pos: int, suit: int) -> str:
-        rank = cards.ACE if pos == 1 else pos
-        return CODE[cards.card(rank, suit)]
+        return CODE[_ROW_CARD[suit][pos]]
 
     def seat_view(self, seat: int) -> dict[str, Any]:
         view = self.public_view()

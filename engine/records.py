@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar, overload
 
 from engine import cards
 from engine.core import RECORD_FORMAT, Deal, Game, RulesError, action_code, parse_action
@@ -30,6 +30,7 @@ class ReplayError(Exception):
 
 
 StepHook = Callable[[int, int, list[int], int], None]  # deal, seat, legal, action
+G = TypeVar("G", bound=Game)
 
 
 def replay(source: str | dict[str, Any], summary: bool = False) -> dict[str, Any]:
@@ -68,13 +69,22 @@ def replay(source: str | dict[str, Any], summary: bool = False) -> dict[str, Any
     }
 
 
-def restore(data: dict[str, Any]) -> Game:
-    """The game a record describes, replayed to its last action (``Game.from_data``)."""
+@overload
+def restore(data: dict[str, Any]) -> Game: ...
+@overload
+def restore(data: dict[str, Any], expected: type[G]) -> G: ...
+def restore(data: dict[str, Any], expected: type[Game] | None = None) -> Game:
+    """The game saved as ``data`` (``Game.to_data()``, a record), replayed to its last
+    action; forced steps due after it stay pending. With ``expected``, a game of
+    another class is refused. A broken save raises ``RulesError`` (a ``ValueError``)."""
     try:
-        return _run(data, None, settle=False)
+        game = _run(data, None, settle=False)
     except ReplayError as error:
         where = "" if error.deal is None else f" (deal {error.deal}, step {error.step})"
         raise RulesError(f"The saved game cannot be restored{where}: {error.reason}") from None
+    if expected is not None and not isinstance(game, expected):
+        raise RulesError(f"That data holds a game of {game.TITLE}, not {expected.TITLE}.")
+    return game
 
 
 def _run(record: Any, on_step: StepHook | None, settle: bool = True) -> Game:
@@ -82,7 +92,7 @@ def _run(record: Any, on_step: StepHook | None, settle: bool = True) -> Game:
     pending, so a restored table can still show them one at a time."""
     game = _new_game(record)
     for d, raw_deal in enumerate(record["deals"]):
-        game.run_auto_steps()
+        _settle(game)
         if game.is_over:
             raise ReplayError(d, None, "The game was already over before this deal.")
         if not game.needs_deal:
@@ -94,7 +104,7 @@ def _run(record: Any, on_step: StepHook | None, settle: bool = True) -> Game:
             raise ReplayError(d, None, str(error)) from None
         for s, raw_action in enumerate(actions):
             seat, action = _parse_action(d, s, raw_action, game.players)
-            game.run_auto_steps()
+            _settle(game)
             if game.is_over:
                 raise ReplayError(d, s, "The game is already over.")
             to_act = game.to_act
@@ -106,12 +116,18 @@ def _run(record: Any, on_step: StepHook | None, settle: bool = True) -> Game:
             if action not in legal:
                 raise ReplayError(d, s, f"{action_code(action)} is not legal here: "
                                         f"{game.why_illegal(action)}")
-            game.apply(seat, action)
+            game.apply_quietly(seat, action)
             if on_step is not None:
                 on_step(d, seat, legal, action)
         if settle or d + 1 < len(record["deals"]):
-            game.run_auto_steps()
+            _settle(game)
     return game
+
+
+def _settle(game: Game) -> None:
+    """Play the pending forced steps (without events: nobody reads them here)."""
+    while game.has_auto_step:
+        game.auto_step_quietly()
 
 
 def _new_game(record: Any) -> Game:

@@ -24,13 +24,15 @@ the only way two runs may differ: pass ``time_limit=None`` for exact replays.
 
 from __future__ import annotations
 
-import importlib
 import random
 from dataclasses import dataclass
+from typing import Any
 
+from engine import registry
 from engine.ai.base import GameAI, Observation
 from engine.ai.search import SearchResult, search
 from engine.core import Game, RulesError
+from engine.records import restore
 
 
 @dataclass(frozen=True)
@@ -49,21 +51,15 @@ LEVELS: dict[str, Level] = {
 }
 DEFAULT_LEVEL = "normal"
 
-_AI_MODULES = {
-    "jazz": ("engine.ai.jazz", "JazzAI"),
-    "jacko": ("engine.ai.jacko", "JackoAI"),
-    "california_jack": ("engine.ai.california_jack", "CaliforniaJackAI"),
-    "attackjack": ("engine.ai.attackjack", "AttackJackAI"),
-}
 _CACHE: dict[str, GameAI] = {}
 
 
 def game_ai(game_id: str) -> GameAI:
-    """The AI knowledge of a game (KeyError for a game without one)."""
+    """The AI knowledge of a game, from the registry (KeyError for an unknown game or
+    one without an AI)."""
     ai = _CACHE.get(game_id)
     if ai is None:
-        module, name = _AI_MODULES[game_id]
-        ai = _CACHE[game_id] = getattr(importlib.import_module(module), name)()
+        ai = _CACHE[game_id] = registry.spec(game_id).ai_class()
     return ai
 
 
@@ -131,16 +127,17 @@ class AIPlayer:
         return f"AIPlayer({self.level!r}, seed={self.seed})"
 
 
-def choose_from_data(data: dict, seat: int, level: str = DEFAULT_LEVEL, seed: int = 0, *,
+def choose_from_data(data: dict[str, Any], seat: int, level: str = DEFAULT_LEVEL,
+                     seed: int = 0, *,
                      iterations: int | None = None,
                      time_limit: float | str | None = "level") -> int:
     """What ``AIPlayer(level, seed).choose`` picks for the game saved as ``data``
     (``Game.to_data()``): plain data crosses into a worker process, so a search can
     run there while the caller's event loop stays free."""
-    from engine.records import restore  # records imports every game: only when needed
-
     game = restore(data)
-    game.run_auto_steps()  # the restored game stops where the saved one was, forced steps due
+    # The restored game stops where the saved one was, with its forced steps still due.
+    while game.has_auto_step:
+        game.auto_step_quietly()
     player = AIPlayer(level, seed, iterations=iterations, time_limit=time_limit)
     return player.choose(game, seat)
 

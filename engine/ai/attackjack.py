@@ -22,7 +22,7 @@ from engine.core import STAND, TAKE, Game
 
 
 @dataclass
-class AttackJackObservation(Observation):
+class AttackJackObservation(Observation[AttackJack]):
     shown: list[list[int]]  # per seat, its public cards in the order they came
     blind: list[int]  # the other seats whose face-down card is unknown
     own: list[int]  # my hand in the engine's order (face-down card second)
@@ -82,11 +82,11 @@ class AttackJackAI(GameAI):
         assert isinstance(state, AttackJack)
         while not state.is_over:
             if state.has_auto_step:
-                state.auto_step()
+                state._auto_step(None)
             else:  # the others choose as a sensible player does, seeing the open card
                 seat = state._chooser
                 assert seat is not None
-                state._apply(_sensible(state._hands[seat], state._stock[state._pos]))
+                state._apply(_sensible(state._hands[seat], state._stock[state._pos]), None)
         winners = state._winners
         n = state.players
         if not winners:

@@ -13,17 +13,20 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from engine.core import Game
 
+G = TypeVar("G", bound=Game)
+
 
 @dataclass
-class Observation:
-    """What one seat knows. Subclasses add the game's own facts."""
+class Observation(Generic[G]):
+    """What one seat knows. Subclasses add the game's own facts (and name the game's
+    class, ``Observation[Jazz]``, so that ``base`` is typed as that game)."""
 
     seat: int
-    base: Game  # a copy with no hidden card of another seat left in it
+    base: G  # a copy with no hidden card of another seat left in it
     view: dict[str, Any]
 
 
@@ -83,13 +86,14 @@ def engine_rollout(state: Game, rng: random.Random, auto_steps: bool = False) ->
     while True:
         if auto_steps:
             while state.has_auto_step:
-                state.auto_step()
+                state.auto_step_quietly()
         if state.to_act is None:
             return
         legal = state.legal_actions()
         # ``_apply`` skips the legality re-check of ``apply``: the action comes from
-        # ``legal_actions()`` of this very state, and search copies keep no history.
-        state._apply(legal[rng.randrange(len(legal))])
+        # ``legal_actions()`` of this very state, and search copies keep no history;
+        # None: no events either.
+        state._apply(legal[rng.randrange(len(legal))], None)
 
 
 def clamp01(x: float) -> float:

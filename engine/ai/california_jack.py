@@ -24,7 +24,7 @@ _SUIT_CARDS = tuple(frozenset(range(s * 13, s * 13 + 13)) for s in cards.SUITS)
 
 
 @dataclass
-class CaliforniaJackObservation(Observation):
+class CaliforniaJackObservation(Observation[CaliforniaJack]):
     trump: int
     top: int | None  # the stock's visible top card
     known: list[int]  # the opponent's cards everybody saw it draw
@@ -111,7 +111,7 @@ class CaliforniaJackAI(GameAI):
                 lead = state._lead
                 action = (_easy_follow(lead, legal, state._trump, top) if lead >= 0
                           else _easy_lead(legal, state._trump, top))
-            state._apply(action)
+            state._apply(action, None)
         return self._score(state)
 
     def easy(self, obs: Observation, legal: list[int], rng: random.Random) -> int:

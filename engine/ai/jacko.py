@@ -20,7 +20,7 @@ _SCALE = 40.0  # a lead of this many points maps to reward 1 (a few rounds move 
 
 
 @dataclass
-class JackoObservation(Observation):
+class JackoObservation(Observation[Jacko]):
     totals: list[int]
     rounds: int  # rounds finished in this deal
 
@@ -61,7 +61,7 @@ class JackoAI(GameAI):
             stop = obs.rounds + self.horizon
             while state.to_act is not None and state._rounds_played < stop:
                 legal = state.legal_actions()
-                state._apply(legal[rng.randrange(len(legal))])
+                state._apply(legal[rng.randrange(len(legal))], None)
         if state._over:
             return [1.0 if state._winner == s else 0.0 for s in (0, 1)]
         (a0, b0), (a, b) = obs.totals, state._totals
@@ -76,7 +76,7 @@ class JackoAI(GameAI):
 
         def worth(action: int) -> tuple[float, int]:
             after = base.copy()
-            after.apply(seat, action)
+            after.apply_quietly(seat, action)
             mine = after._totals[seat] - obs.totals[seat]
             if after._over:
                 return (1000.0, -action)
@@ -85,7 +85,7 @@ class JackoAI(GameAI):
             if after.to_act == 1 - seat:
                 for answer in after.legal_actions():
                     again = after.copy()
-                    again.apply(1 - seat, answer)
+                    again.apply_quietly(1 - seat, answer)
                     reply = max(reply, again._totals[1 - seat] - after._totals[1 - seat])
             # Keep zero cards (jacks) for holding eleven: spending one elsewhere wastes it.
             wasted = 0.5 if action < 52 and BASE[action] == 0 and base._sum != ELEVEN else 0.0

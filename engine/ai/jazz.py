@@ -25,7 +25,7 @@ _SCALE = (13.0, 13.0, 20.0, 15.0, 20.0, 20.0)
 
 
 @dataclass
-class JazzObservation(Observation):
+class JazzObservation(Observation[Jazz]):
     deal: int
     hand: list[int]
     others: list[int]  # the other seats, in seat order

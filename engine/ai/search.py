@@ -62,7 +62,7 @@ def search(ai: GameAI, obs: Observation, rng: random.Random, iterations: int,
         while True:
             if auto:
                 while state.has_auto_step:
-                    state.auto_step()
+                    state.auto_step_quietly()
             player = state.to_act
             if player is None:
                 break
@@ -77,7 +77,7 @@ def search(ai: GameAI, obs: Observation, rng: random.Random, iterations: int,
                 action = untried[rng.randrange(len(untried))]
                 node = children[action] = _Node(player)
                 path.append(node)
-                state.apply(player, action)
+                state.apply_quietly(player, action)
                 break
             best_score = -1e300
             best_action = legal[0]
@@ -90,12 +90,12 @@ def search(ai: GameAI, obs: Observation, rng: random.Random, iterations: int,
                     best_score, best_action = score, a
             node = children[best_action]
             path.append(node)
-            state.apply(player, best_action)
+            state.apply_quietly(player, best_action)
         rewards = rollout(state, obs, rng)
         for n in path:
             n.visits += 1
             n.total += rewards[n.player]
-    visits = {a: child.visits for a, child in root.children.items()}
+    root_visits = {a: child.visits for a, child in root.children.items()}
     # Most visits wins; ties go to the smallest action so the choice is deterministic.
-    action = min(visits, key=lambda a: (-visits[a], a))
-    return SearchResult(action, done, time.perf_counter() - start, visits)
+    action = min(root_visits, key=lambda a: (-root_visits[a], a))
+    return SearchResult(action, done, time.perf_counter() - start, root_visits)

@@ -6,6 +6,7 @@ import random
 from collections.abc import Callable
 
 from engine.core import Game, Options
+from engine.records import restore
 
 Check = Callable[[Game], None]
 
@@ -42,7 +43,7 @@ def random_game(cls: type[Game], players: int, options: Options | None, seed: in
 
 def assert_restores_exactly(game: Game, seed: int) -> None:
     """Save mid-game, restore, and check both continue identically to the end."""
-    restored = type(game).from_data(game.to_data())
+    restored = restore(game.to_data(), type(game))
     assert restored.to_record() == game.to_record()
     rng_a, rng_b = random.Random(seed), random.Random(seed)
     for original, rng in ((game, rng_a), (restored, rng_b)):

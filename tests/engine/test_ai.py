@@ -22,6 +22,7 @@ from engine.cards import parse_card
 from engine.core import PASS, Game, Options, RulesError
 from engine.jacko import Jacko, JackoOptions
 from engine.jazz import SEVENS_DEAL, Jazz, JazzOptions
+from engine.records import restore
 
 ITERATIONS = 12  # small: these tests check behaviour, not strength
 
@@ -158,7 +159,7 @@ def test_an_ai_player_replays_its_decisions_on_a_restored_game():
 
         def decide_for(game: Game, seat: int) -> int:
             action = bots[seat].choose(game, seat)
-            restored = type(game).from_data(game.to_data())
+            restored = restore(game.to_data(), type(game))
             assert bots[seat].choose(restored, seat) == action
             return action
 
@@ -217,7 +218,7 @@ def hidden_variants(game: Game, seat: int, swaps: list[tuple[tuple, tuple]],
         list_a, list_b = locate(deal, a), locate(deal, b)
         list_a[a[-1]], list_b[b[-1]] = list_b[b[-1]], list_a[a[-1]]
         try:
-            other = type(game).from_data(variant)
+            other = restore(variant, type(game))
         except RulesError:
             continue  # the swap contradicts what was played: not a hidden difference
         other.run_auto_steps()
@@ -489,7 +490,7 @@ def random_positions(cls: type[Game], players: int, options: Options | None, see
         else:
             step += 1
             if step % every == 0:
-                snap = type(game).from_data(game.to_data())
+                snap = restore(game.to_data(), type(game))
                 snap.run_auto_steps()
                 found.append(snap)
             game.apply(game.to_act, rng.choice(game.legal_actions()))

@@ -14,7 +14,7 @@ import pytest
 
 from engine.attackjack import AttackJack, AttackJackOptions
 from engine.core import Game
-from engine.records import ReplayError, replay
+from engine.records import ReplayError, replay, restore
 from tests.engine.playout import random_game
 from tests.engine.test_attackjack import make_deal
 
@@ -91,7 +91,7 @@ def test_everyone_out_record_has_no_winners() -> None:
 def test_blind_record_keeps_the_hand_order() -> None:
     # The second card listed is the face-down one: it makes no difference to the score.
     rec = record(["TS 6S", "AH 2H"], "9C 3D", blind=True)
-    restored = AttackJack.from_data(rec)
+    restored = restore(rec, AttackJack)
     # A restored game keeps its trailing forced turns pending, to be shown one at a time.
     assert restored.has_auto_step and restored.public_view()["seats"][1]["cards"] == ["AH"]
     restored.run_auto_steps()
@@ -232,4 +232,4 @@ def test_record_accepts_ten_and_lower_case() -> None:
     stock = rec["deals"][0]["stock"]
     stock[stock.index("TS")] = "10s"
     assert replay(rec, summary=True)["totals"] == [20, -10, -10]
-    assert AttackJack.from_data(rec).to_record()["deals"][0]["hands"][1] == ["KC", "5H"]
+    assert restore(rec, AttackJack).to_record()["deals"][0]["hands"][1] == ["KC", "5H"]

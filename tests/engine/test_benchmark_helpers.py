@@ -1,4 +1,5 @@
-"""The statistics and the AttackJack ceiling the strength benchmark prints."""
+"""The statistics and the AttackJack ceiling the strength benchmark prints, and how the
+benchmarks find a game's own figures."""
 
 from __future__ import annotations
 
@@ -6,7 +7,9 @@ import random
 
 import pytest
 
-from benchmarks.ai import _dealt, mean_ci, oracle_share, wilson, win_share
+from benchmarks import hooks
+from benchmarks.ai import dealt, default_players, make_game, mean_ci, wilson, win_share
+from benchmarks.attackjack import oracle_share, strength_extras
 from engine.ai import decide
 from engine.core import STAND, TAKE
 
@@ -60,12 +63,36 @@ def test_the_oracle_ceiling_bounds_every_policy_against_random_players(players):
     for seed in range(30):
         seat = seed % players
         plan = ("attackjack", players, ["random"] * players, seed, seed % players)
-        ceiling = oracle_share(_dealt(plan), seat)
+        ceiling = oracle_share(dealt(plan), seat)
         for name, policy in policies.items():
-            share = _policy_share(_dealt(plan), seat, policy)
+            share = _policy_share(dealt(plan), seat, policy)
             assert share <= ceiling + 1e-12, (seed, name)
             if share < ceiling - 1e-12:
                 strictly_better.add(name)
     # The oracle does choose: it beats each fixed policy somewhere (easy, which looks
     # at the open card, is mostly as good as seeing everything).
     assert {"always take", "always stand"} <= strictly_better
+
+
+def test_the_ceiling_is_printed_only_against_random_players_at_small_tables():
+    plans = [("attackjack", 2, ["normal", "random"], s, s % 2) for s in range(4)]
+    assert set(strength_extras(plans, "normal", "random")) == {"a_ceiling"}
+    assert strength_extras(plans, "normal", "easy") == {}
+    big = [("attackjack", 7, ["normal"] + ["random"] * 6, 1, 0)]
+    assert strength_extras(big, "normal", "random") == {}
+
+
+def test_benchmarks_take_players_and_options_from_the_registry_and_the_game_module():
+    from engine import registry
+
+    for spec in registry.specs():
+        players = default_players(spec.id)
+        module = hooks.game_module(spec.id)
+        expected = getattr(module, "AI_PLAYERS", spec.default_players)
+        assert players == expected
+        game = make_game(spec.id, players, None, 0)
+        assert game.options == spec.options.from_dict(dict(spec.benchmark_options))
+    assert default_players("attackjack") == 2  # its module's AI_PLAYERS
+    assert make_game("attackjack", 2, None, 0).options.choice  # the registry's option
+    assert hooks.game_module("jacko") is None and hooks.hook("jacko", "engine_extras") is None
+    assert callable(hooks.hook("jazz", "engine_extras"))

@@ -11,6 +11,7 @@ import pytest
 from engine.california_jack import CaliforniaJack, CaliforniaJackOptions
 from engine.cards import CODE, DECK, parse_card
 from engine.core import Game
+from engine.records import restore
 from tests.engine.playout import assert_restores_exactly, random_game
 
 OPTION_SETS = [
@@ -184,7 +185,7 @@ def partial_game(options: CaliforniaJackOptions, seed: int) -> CaliforniaJack:
 def test_save_restore_continues_identically(options: CaliforniaJackOptions) -> None:
     for seed in SEEDS:
         game = partial_game(options, seed)
-        restored = CaliforniaJack.from_data(game.to_data())
+        restored = restore(game.to_data(), CaliforniaJack)
         for seat in (0, 1):
             assert restored.seat_view(seat) == game.seat_view(seat)
         assert restored.deal_points == game.deal_points

@@ -15,6 +15,7 @@ import pytest
 from engine.cards import JOKER, parse_card
 from engine.core import PASS, STOP, TAKE, Deal, OptionError, RulesError
 from engine.jacko import Jacko, JackoOptions, round_points
+from engine.records import restore
 from engine.registry import game_class
 from tests.engine.test_jacko_examples import (
     EX8,
@@ -318,7 +319,7 @@ def test_record_holds_every_action_including_passes() -> None:
         [0, "TS"], [1, "6S"], [0, "5S"], [1, "JS"], [0, "pass"], [1, "stop"]]
     assert record["deals"][0]["stock"] == [] and record["deals"][0]["first"] is None
     assert sorted(map(parse_card, record["deals"][0]["hands"][0])) == sorted(cards_of(EX8))
-    restored = Jacko.from_data(json.loads(json.dumps(game.to_data())))
+    restored = restore(json.loads(json.dumps(game.to_data())), Jacko)
     assert restored.public_view() == game.public_view()
     assert restored.seat_view(1) == game.seat_view(1)
     assert PASS not in restored.legal_actions()

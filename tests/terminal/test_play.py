@@ -18,7 +18,7 @@ from engine.california_jack import CaliforniaJack, CaliforniaJackOptions
 from engine.core import Game, action_code
 from engine.jacko import Jacko, JackoOptions
 from engine.jazz import Jazz
-from engine.play import HUMAN, TerminalTable, play
+from terminal.table import HUMAN, TerminalTable, play
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -191,7 +191,7 @@ def test_unknown_game_level_or_option_is_refused_with_status_2():
 
 def run_cli(args: list[str], stdin: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
-    return subprocess.run([sys.executable, "-m", "engine", "play", *args], input=stdin,
+    return subprocess.run([sys.executable, "-m", "terminal", *args], input=stdin,
                           capture_output=True, text=True, cwd=ROOT, env=env, timeout=120,
                           check=False)
 
