@@ -1,6 +1,7 @@
 """``python -m benchmarks engine GAME [--seconds S] [--players N]``
 ``python -m benchmarks ai-speed GAME [--level L] [--positions N] [--players N]``
-``python -m benchmarks ai-strength GAME --a LEVEL --b LEVEL [--games N] [--players N]``"""
+``python -m benchmarks ai-strength GAME --a LEVEL --b LEVEL [--games N] [--players N]``
+``python -m benchmarks step GAME [--moves N]``"""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import json
 import sys
 
 from benchmarks import engine as engine_bench
-from engine.registry import GAME_IDS
+from engine.registry import game_ids
 
 AI_LEVELS = ("random", "easy", "normal", "hard")
 
@@ -18,24 +19,31 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
     eng = commands.add_parser("engine", help="random playouts of one game's engine")
-    eng.add_argument("game", choices=GAME_IDS)
+    eng.add_argument("game", choices=game_ids())
     eng.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
     eng.add_argument("--players", type=int, default=None)
     spd = commands.add_parser("ai-speed", help="AI decision time per level")
-    spd.add_argument("game", choices=GAME_IDS)
+    spd.add_argument("game", choices=game_ids())
     spd.add_argument("--level", choices=AI_LEVELS, default="normal")
     spd.add_argument("--positions", type=int, default=100)
     spd.add_argument("--players", type=int, default=None)
     stg = commands.add_parser("ai-strength", help="a tournament between two AI levels")
-    stg.add_argument("game", choices=GAME_IDS)
+    stg.add_argument("game", choices=game_ids())
     stg.add_argument("--a", choices=AI_LEVELS, required=True)
     stg.add_argument("--b", choices=AI_LEVELS, required=True)
     stg.add_argument("--games", type=int, default=100)
     stg.add_argument("--players", type=int, default=None)
     stg.add_argument("--jobs", type=int, default=1, help="games played in parallel processes")
     stg.add_argument("--seed", type=int, default=1)
+    stp = commands.add_parser("step", help="the move step (check, apply, save) on SQLite")
+    stp.add_argument("game", choices=game_ids())
+    stp.add_argument("--moves", type=int, default=3000)
     args = parser.parse_args(argv)
-    if args.command == "engine":
+    if args.command == "step":
+        from benchmarks import step as step_bench  # the bot only loads for this one
+
+        result = step_bench.run(args.game, args.moves)
+    elif args.command == "engine":
         result = engine_bench.run(args.game, args.seconds, args.players)
     elif args.command == "ai-speed":
         from benchmarks import ai as ai_bench  # the AI only loads for the AI commands

@@ -1,9 +1,10 @@
 """The bot process: ``CardTableBot``, an ``AutoShardedBot`` without privileged intents.
 
 ``setup_hook`` (before the gateway connects): open storage, load the extensions
-whose engine is present, register the persistent components, restore the live
-tables, and sync the slash commands only when the command tree changed since
-the last sync (its hash is kept in storage's meta).
+(each game's cog as the registry declares it, when its engine is present),
+register the persistent components, restore the live tables, and sync the
+slash commands only when the command tree changed since the last sync (its
+hash is kept in storage's meta).
 """
 
 from __future__ import annotations
@@ -23,21 +24,21 @@ from bot.games import GameUI
 from bot.settings import Settings, Timing
 from bot.storage import Store, open_storage
 from bot.timers import Clock, SystemClock
-from engine.registry import available_games
+from engine.registry import available_games, specs
 
 log = logging.getLogger(__name__)
 
-# Extension → the engine it needs (None: always loaded). Explicit, no directory scan.
-EXTENSIONS: dict[str, str | None] = {
-    "cogs.help": None,
-    "cogs.jazz": "jazz",
-    "cogs.jacko": "jacko",
-    "cogs.california_jack": "california_jack",
-    "cogs.attackjack": "attackjack",
-    "cogs.leaderboard": None,
-    "cogs.stats": None,
-    "cogs.history": None,
-}
+# The extensions every bot loads, beside each game's cog.
+SHARED_EXTENSIONS = ("cogs.help", "cogs.leaderboard", "cogs.stats", "cogs.history")
+
+
+def default_extensions() -> dict[str, str | None]:
+    """Extension → the game whose engine it needs (None: always loaded)."""
+    games: dict[str, str | None] = {s.cog: s.id for s in specs() if s.cog is not None}
+    return {SHARED_EXTENSIONS[0]: None, **games,
+            **{name: None for name in SHARED_EXTENSIONS[1:]}}
+
+
 TREE_HASH_KEY = "command_tree_hash"
 
 
@@ -52,20 +53,37 @@ class CardTableBot(commands.AutoShardedBot):
         self.settings = settings
         self.timing = timing or settings.timing
         self.clock = clock or SystemClock()
-        self.store: Store | None = store
+        self._store: Store | None = store
         self._owns_store = store is None  # a store handed in (tests) is closed by its owner
         self.game_uis: dict[str, GameUI] = {}
-        self.croupier: Croupier | None = None
-        self.extensions_wanted = dict(EXTENSIONS if extensions is None else extensions)
+        self._croupier: Croupier | None = None
+        self.extensions_wanted = dict(default_extensions() if extensions is None
+                                      else extensions)
         self.seed = seed  # tests: reproducible shuffles
         self.ai = ai  # tests: a cheap AI runner; None = the default (a worker process)
         self.synced = False  # whether this start-up pushed the command tree to Discord
 
+    @property
+    def store(self) -> Store:
+        if self._store is None:
+            raise RuntimeError("the bot's storage opens in setup_hook")
+        return self._store
+
+    @property
+    def croupier(self) -> Croupier:
+        if self._croupier is None:
+            raise RuntimeError("the croupier starts in setup_hook")
+        return self._croupier
+
+    @property
+    def is_set_up(self) -> bool:
+        return self._croupier is not None
+
     async def setup_hook(self) -> None:
-        if self.store is None:
-            self.store = await open_storage(self.settings.database_path)
-        self.croupier = Croupier(self, self.store, self.game_uis, self.timing, self.clock,
-                                 seed=self.seed, ai=self.ai)
+        if self._store is None:
+            self._store = await open_storage(self.settings.database_path)
+        self._croupier = Croupier(self, self._store, self.game_uis, self.timing, self.clock,
+                                  seed=self.seed, ai=self.ai)
         self.add_dynamic_items(*views.DYNAMIC_ITEMS)
         present = set(available_games())
         for extension, game in self.extensions_wanted.items():
@@ -88,7 +106,6 @@ class CardTableBot(commands.AutoShardedBot):
 
     async def sync_commands_if_changed(self) -> bool:
         """Sync only when the tree differs from the last synced one (Discord rate-limits syncs)."""
-        assert self.store is not None
         guild = self._dev_guild()
         if guild is not None:
             self.tree.copy_global_to(guild=guild)
@@ -105,8 +122,8 @@ class CardTableBot(commands.AutoShardedBot):
         return True
 
     async def close(self) -> None:
-        if self.croupier is not None:
-            await self.croupier.close()
+        if self._croupier is not None:
+            await self._croupier.close()
         await super().close()
-        if self.store is not None and self._owns_store:
-            await self.store.close()
+        if self._store is not None and self._owns_store:
+            await self._store.close()

@@ -17,6 +17,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import render
+from bot.client import CardTableBot
+from bot.commands import Commands
 from bot.games import GameUI
 from bot.tables import HANDS_MODES
 from engine.registry import available_games
@@ -66,7 +68,7 @@ class GameCog(commands.Cog):
 
     UI: type[GameUI]
 
-    def __init__(self, bot: commands.Bot):
+    def __init__(self, bot: CardTableBot):
         self.bot = bot
         self.ui = self.UI()
         self.group = app_commands.Group(name=self.ui.COMMAND, guild_only=True,
@@ -85,15 +87,15 @@ class GameCog(commands.Cog):
 
     async def cog_load(self) -> None:
         self.bot.tree.add_command(self.group)
-        self.bot.game_uis[self.ui.GAME_ID] = self.ui  # type: ignore[attr-defined]
+        self.bot.game_uis[self.ui.GAME_ID] = self.ui
 
     async def cog_unload(self) -> None:
         self.bot.tree.remove_command(self.group.name)
-        self.bot.game_uis.pop(self.ui.GAME_ID, None)  # type: ignore[attr-defined]
+        self.bot.game_uis.pop(self.ui.GAME_ID, None)
 
     @property
-    def croupier(self) -> Any:
-        return self.bot.croupier  # type: ignore[attr-defined]
+    def commands(self) -> Commands:
+        return self.bot.croupier.commands
 
     def _start_command(self) -> app_commands.Command:
         ui = self.ui
@@ -113,35 +115,35 @@ class GameCog(commands.Cog):
 
         async def start(interaction: discord.Interaction, **chosen: Any) -> None:
             options = {k: v for k, v in chosen.items() if k in engine_options and v is not None}
-            await self.croupier.open_table(interaction, ui, options, chosen.get("hands"),
+            await self.commands.open_table(interaction, ui, options, chosen.get("hands"),
                                            chosen.get("turn_timer"))
 
         start.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
-        command = app_commands.Command(
+        command: app_commands.Command[Any, ..., None] = app_commands.Command(
             name="start", callback=start,
             description=render.clip(f"Open a {ui.title} table in this channel", 100))
         return app_commands.describe(**descriptions)(command)
 
     async def join(self, interaction: discord.Interaction) -> None:
-        await self.croupier.join_command(interaction, self.ui)
+        await self.commands.lobby_command(interaction, self.ui, "join")
 
     async def leave(self, interaction: discord.Interaction) -> None:
-        await self.croupier.leave_command(interaction, self.ui)
+        await self.commands.lobby_command(interaction, self.ui, "leave")
 
     async def hand(self, interaction: discord.Interaction) -> None:
-        await self.croupier.hand_command(interaction, self.ui)
+        await self.commands.hand_command(interaction, self.ui)
 
     async def stop(self, interaction: discord.Interaction) -> None:
-        await self.croupier.stop_command(interaction, self.ui)
+        await self.commands.stop_command(interaction, self.ui)
 
     async def rules(self, interaction: discord.Interaction) -> None:
-        await self.croupier.rules_command(interaction, self.ui)
+        await self.commands.rules_command(interaction, self.ui)
 
     async def status(self, interaction: discord.Interaction) -> None:
-        await self.croupier.status_command(interaction, self.ui)
+        await self.commands.status_command(interaction, self.ui)
 
 
-async def add_game_cog(bot: commands.Bot, cog_class: type[GameCog]) -> None:
+async def add_game_cog(bot: CardTableBot, cog_class: type[GameCog]) -> None:
     """An extension's ``setup``: add the cog only if its engine is present in this build."""
     game_id = cog_class.UI.GAME_ID
     if game_id not in available_games():

@@ -16,8 +16,9 @@ import discord
 
 from bot import render
 from bot.autoplay import simple_action
+from bot.storage import Store
 from bot.tables import LOBBY, PLAYING, Table
-from engine.core import Game
+from engine.core import Game, Options
 from engine.registry import game_class
 
 
@@ -63,12 +64,13 @@ class GameUI:
         """How a deal that just ended looks (its last trick...), for its result message."""
         return self.draw_table(view, names)
 
-    async def start_problem(self, table: Table, store: Any) -> str | None:
+    async def start_problem(self, table: Table, store: Store) -> str | None:
         """Why this table cannot start now (AttackJack: a stake above someone's chips)."""
         return None
 
     def chips(self, game: Game) -> list[int]:
-        """Net chips per seat of a completed game (only AttackJack moves chips)."""
+        """Net chips per seat of a completed game, for a game whose registry entry declares
+        chips."""
         return [0] * game.players
 
     def deal_headings(self, deals: int) -> list[str]:
@@ -96,7 +98,7 @@ class GameUI:
                 f"Closes {render.relative_time(table.lobby_deadline())} if nobody joins.")
 
     def options_text(self, table: Table) -> str:
-        options = self.ENGINE.OPTIONS.from_dict(table.options).to_dict()
+        options = table.options.to_dict()
         parts = [f"`{name}`: {_value_text(value)}" for name, value in options.items()]
         parts.append(f"`hands`: {'by DM' if table.hands == 'dm' else 'My hand button only'}")
         parts.append(f"`turn_timer`: {_minutes(table.turn_timer)}")
@@ -201,10 +203,10 @@ class GameUI:
                         value=render.standings(names, game.totals, winners), inline=False)
         return render.fit_embed(embed)
 
-    def rules_text(self, options: dict[str, Any] | None) -> str:
+    def rules_text(self, options: Options | None) -> str:
         text = self.RULES.strip()
         fields = self.ENGINE.OPTIONS.__dataclass_fields__
-        current = self.ENGINE.OPTIONS.from_dict(options or {}).to_dict()
+        current = (options if options is not None else self.ENGINE.OPTIONS()).to_dict()
         lines = [f"• `{name}` = {_value_text(current[name])}: {f.metadata.get('help', '')}"
                  for name, f in fields.items()]
         return render.clip(f"{text}\n\n**Options**\n" + "\n".join(lines), 1900)

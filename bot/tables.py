@@ -2,9 +2,12 @@
 
 ``Table`` is the whole state of one table and the rules of the session around
 the game (who may join, start, move; timers; away players). It does no I/O, so
-every rule here is tested with a fake clock and no Discord. ``TableManager``
-keeps the live tables by channel and by id, one ``asyncio.Lock`` per table, and
-persists them through the storage interface.
+every rule here is tested with a fake clock and no Discord. ``bot.manager``
+keeps the live tables and persists them; ``bot.step`` changes them.
+
+The table's options are the engine's typed ``Options``, parsed once when the
+table is opened. Where its messages are on Discord (``bot.posts.Posts``) is
+kept beside the state, outside the versioned snapshot.
 
 Two counters: ``version`` is the storage row's version (optimistic locking of
 saves; every save bumps it), ``step`` counts the changes players can see (joins,
@@ -15,19 +18,21 @@ does not make anybody's menu stale.
 
 from __future__ import annotations
 
-import asyncio
+import dataclasses
 import logging
 import random
 import secrets
-from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 from bot.ai import AI_LEVELS
 from bot.ai import seat_name as ai_seat_name
 from bot.autoplay import Policy, simple_action
+from bot.posts import Posts
 from bot.render import label
-from engine.core import PASS, Game, OptionError, RulesError, action_code, parse_action
+from engine.core import PASS, Game, OptionError, Options, RulesError, action_code, parse_action
+from engine.events import DealEnded, DealStarted, Event, GameEnded, Played
+from engine.records import restore as restore_game
 
 log = logging.getLogger(__name__)
 
@@ -50,12 +55,9 @@ class StaleClick(TableError):
 class Seat:
     user_id: int
     name: str
-    dm_channel_id: int | None = None
-    dm_closed: bool = False
     away: bool = False
     left: bool = False
     expiries: int = 0
-    hand_message_id: int | None = None  # the DM that holds this player's live menu
     ai: str | None = None  # an AI seat's level; its user_id is negative (never a person's)
 
     @property
@@ -72,7 +74,7 @@ class Table:
     channel_id: int
     host_id: int
     created_at: float
-    options: dict[str, Any] = field(default_factory=dict)
+    options: Options
     hands: str = "dm"
     turn_timer: float = 300.0
     lobby_idle: float = 900.0
@@ -86,13 +88,12 @@ class Table:
     game: Game | None = None
     started_at: float | None = None
     last_activity: float = 0.0
-    message_id: int | None = None
-    message_posted_at: float = 0.0
     turn_deadline: float | None = None
     reminder_at: float | None = None
     events: list[str] = field(default_factory=list)
-    deals_reported: int = 0
     stopped_by: int | None = None
+    # Not part of the game's state: not versioned, not rolled back (see bot.posts).
+    posts: Posts = field(default_factory=Posts, compare=False)
 
     # -- who is here ----------------------------------------------------------
 
@@ -204,9 +205,9 @@ class Table:
             raise TableError(f"{self.title} needs {self.player_range()} players: "
                              f"{len(self.seats)} seated.")
         try:
-            options = self.engine.OPTIONS.from_dict(self.options, len(self.seats))
+            self.options.check_players(len(self.seats))
             # The first dealer is drawn by lot (each rules file); seats keep join order.
-            game = self.engine(len(self.seats), options, self.rng.randrange(len(self.seats)))
+            game = self.engine(len(self.seats), self.options, self.rng.randrange(len(self.seats)))
         except (OptionError, RulesError) as error:
             raise TableError(str(error)) from None
         self.game = game
@@ -254,24 +255,28 @@ class Table:
             action = parse_action(code)
         except RulesError as error:
             raise TableError(str(error)) from None
-        if action not in game.legal_actions():
-            raise TableError(game.why_illegal(action))
+        problem = game.why_illegal(action)
+        if problem is not None:
+            raise TableError(problem)
         return seat, action
 
-    def apply(self, seat: int, action: int, now: float, by: str = "player") -> None:
-        """Apply a checked action; ``by`` is "player", "timer", "away", "ai" or "forced"."""
+    def apply(self, seat: int, action: int, now: float, by: str = "player") -> list[Event]:
+        """Apply a checked action; ``by`` is "player", "timer", "away", "ai" or "forced".
+        Returns the engine's events of the step."""
         game = self.require_playing()
-        game.apply(seat, action)
+        events = game.apply(seat, action)
         player = self.seats[seat]
         if by == "player":
             player.expiries = 0
             player.away = player.left = False
-        self.events.append(self._event_text(seat, action, by))
+        self.events.append(self._event_text(events[0], by))
         self._after_step(now)
+        return events
 
-    def _event_text(self, seat: int, action: int, by: str) -> str:
-        name = self.seats[seat].name
-        code = action_code(action)
+    def _event_text(self, played: Event, by: str) -> str:
+        assert isinstance(played, Played)
+        name = self.seats[played.seat].name
+        code = action_code(played.action)
         verb = {"pass": "passed", "stop": "stopped the round", "take": "took the open card",
                 "stand": "stood"}.get(code)
         if verb is None:
@@ -319,21 +324,25 @@ class Table:
             return "away"
         return None
 
-    def run_automation(self, kind: str, now: float, policy: Policy = simple_action) -> None:
+    def run_automation(self, kind: str, now: float, policy: Policy = simple_action
+                       ) -> list[Event]:
+        """Play the bot's own step of ``kind`` (see ``automation``); its engine events."""
         game = self.require_playing()
         if kind == "deal":
-            game.start_deal(game.random_deal(self.rng))
-            self.events = [f"Deal {len(game.deal_points)} is dealt."]
+            events = game.start_deal(game.random_deal(self.rng))
+            self.events = [f"Deal {e.deal + 1} is dealt." for e in events
+                           if isinstance(e, DealStarted)]
             self._after_step(now)
-        elif kind == "auto":
-            game.auto_step()
+            return events
+        if kind == "auto":
+            events = game.auto_step()
             self._after_step(now)
-        elif kind in ("forced", "away", "ai"):
+            return events
+        if kind in ("forced", "away", "ai"):
             seat = game.to_act
             assert seat is not None
-            self.apply(seat, PASS if kind == "forced" else policy(game), now, by=kind)
-        else:
-            raise ValueError(f"not an automatic step: {kind}")
+            return self.apply(seat, PASS if kind == "forced" else policy(game), now, by=kind)
+        raise ValueError(f"not an automatic step: {kind}")
 
     def completed_deals(self) -> int:
         """How many deals have ended (their points are final)."""
@@ -342,18 +351,6 @@ class Table:
         started = len(self.game.deal_points)
         ended = self.game.is_over or self.game.needs_deal
         return started if ended else max(0, started - 1)
-
-    def take_deal_reports(self) -> list[int]:
-        """The deals whose result is still to be posted, marked as posted (at most once:
-        the caller saves before posting). The last deal of a game is left to the final
-        result."""
-        if self.game is None:
-            return []
-        done = self.completed_deals()
-        last = done - 1 if self.game.is_over else done
-        new = list(range(self.deals_reported, last))
-        self.deals_reported = max(self.deals_reported, last)
-        return new
 
     # -- time ----------------------------------------------------------------------
 
@@ -365,8 +362,8 @@ class Table:
         else:
             self.turn_deadline = self.reminder_at = None
 
-    def time_out(self, now: float, policy: Policy = simple_action) -> int:
-        """The turn timer expired: play for the seat to act; returns that seat."""
+    def time_out(self, now: float, policy: Policy = simple_action) -> list[Event]:
+        """The turn timer expired: play for the seat to act; the step's engine events."""
         game = self.require_playing()
         seat = game.to_act
         if seat is None:
@@ -375,8 +372,7 @@ class Table:
         player.expiries += 1
         if player.expiries >= AWAY_AFTER:
             player.away = True  # played for from now on, until they act again
-        self.apply(seat, policy(game), now, by="timer")
-        return seat
+        return self.apply(seat, policy(game), now, by="timer")
 
     def come_back(self, user_id: int) -> bool:
         """A seated player showed up (opened their hand): no longer away. True if they were."""
@@ -388,159 +384,79 @@ class Table:
         seat.expiries = 0
         return True
 
-    # -- plain data -----------------------------------------------------------------
+    # -- plain data, copies -----------------------------------------------------------
 
     def to_data(self) -> dict[str, Any]:
+        """The versioned snapshot (storage's ``data``); the posts are saved on their own."""
         version, internal, gauss = self.rng.getstate()
         return {
             "table_id": self.table_id, "game_id": self.game_id, "guild_id": self.guild_id,
             "channel_id": self.channel_id, "host_id": self.host_id,
-            "created_at": self.created_at, "options": self.options, "hands": self.hands,
-            "turn_timer": self.turn_timer, "lobby_idle": self.lobby_idle,
+            "created_at": self.created_at, "options": self.options.to_dict(),
+            "hands": self.hands, "turn_timer": self.turn_timer, "lobby_idle": self.lobby_idle,
             "guild_name": self.guild_name, "channel_name": self.channel_name,
             "status": self.status, "step": self.step,
             "seats": [asdict(s) for s in self.seats],
             "rng": [version, list(internal), gauss],
             "game": self.game.to_data() if self.game is not None else None,
             "started_at": self.started_at, "last_activity": self.last_activity,
-            "message_id": self.message_id, "message_posted_at": self.message_posted_at,
             "turn_deadline": self.turn_deadline, "reminder_at": self.reminder_at,
-            "events": list(self.events), "deals_reported": self.deals_reported,
+            "events": list(self.events),
             "stopped_by": self.stopped_by,
         }
 
     @classmethod
-    def from_data(cls, data: dict[str, Any], engine: type[Game], version: int) -> Table:
-        """The table ``to_data`` saved; the game is replayed from its record."""
+    def from_data(cls, data: dict[str, Any], engine: type[Game], version: int,
+                  posts: dict[str, Any] | None = None) -> Table:
+        """The table ``to_data`` saved; the game is replayed from its record.
+
+        A snapshot from before posts had their own column (``posts`` None) still holds
+        them in its own fields: they are read from there."""
         rng = random.Random()
         rng_version, internal, gauss = data["rng"]
         rng.setstate((rng_version, tuple(internal), gauss))
-        plain = {k: v for k, v in data.items() if k not in ("seats", "rng", "game")}
+        known = {f.name for f in dataclasses.fields(cls)} - {"seats", "rng", "game", "options",
+                                                             "engine", "version", "posts"}
+        seat_fields = {f.name for f in dataclasses.fields(Seat)}
         table = cls(engine=engine, version=version, rng=rng,
-                    seats=[Seat(**s) for s in data["seats"]], **plain)
+                    options=engine.OPTIONS.from_dict(data["options"]),
+                    seats=[Seat(**{k: v for k, v in s.items() if k in seat_fields})
+                           for s in data["seats"]],
+                    posts=(Posts.from_data(posts) if posts is not None
+                           else Posts.from_legacy_snapshot(data)),
+                    **{k: v for k, v in data.items() if k in known})
         if data.get("game") is not None:
-            table.game = engine.from_data(data["game"])
+            game = restore_game(data["game"])
+            if not isinstance(game, engine):
+                raise TableError(f"The saved game is {game.TITLE}, not {engine.TITLE}.")
+            table.game = game
         return table
+
+    def clone(self) -> Table:
+        """An independent copy of the state (not the posts), kept to roll a failed step back."""
+        rng = random.Random()
+        rng.setstate(self.rng.getstate())
+        return dataclasses.replace(
+            self, seats=[dataclasses.replace(s) for s in self.seats], rng=rng,
+            game=self.game.clone() if self.game is not None else None,
+            events=list(self.events))
+
+    def restore(self, kept: Table) -> None:
+        """Go back to the state ``kept`` (a ``clone``) holds; the posts stay as they are."""
+        for f in dataclasses.fields(self):
+            if f.name != "posts":
+                setattr(self, f.name, getattr(kept, f.name))
+
+
+def deal_reports(events: list[Event]) -> list[int]:
+    """The deals a step ended whose result gets a message of its own: not the last deal
+    of a game, which the final result shows."""
+    if any(isinstance(e, GameEnded) for e in events):
+        return []
+    return [e.deal for e in events if isinstance(e, DealEnded)]
 
 
 def new_table_id() -> str:
     return secrets.token_hex(4)
 
 
-# ---------------------------------------------------------------------------- the manager
-
-
-class TableStore(Protocol):
-    """What the manager needs from storage (``bot.storage.Store`` provides it)."""
-
-    async def create_table(self, row: Any) -> Any: ...
-    async def save_table(self, table_id: str, status: str, data: dict[str, Any],
-                         expected_version: int) -> int: ...
-    async def close_table(self, table_id: str, status: str) -> Any: ...
-    async def load_active_tables(self) -> list[Any]: ...
-
-
-@dataclass
-class RestoreProblem:
-    table_id: str
-    channel_id: int | None
-    guild_id: int | None
-    reason: str
-
-
-class TableManager:
-    """The live tables, one per channel (a thread counts as a channel), and their locks."""
-
-    def __init__(self, store: TableStore, engines: Callable[[str], type[Game] | None],
-                 make_row: Callable[[Table], Any]):
-        self.store = store
-        self._engines = engines
-        self._make_row = make_row
-        self._by_channel: dict[int, Table] = {}
-        self._by_id: dict[str, Table] = {}
-        self._locks: dict[str, asyncio.Lock] = {}
-
-    def in_channel(self, channel_id: int) -> Table | None:
-        return self._by_channel.get(channel_id)
-
-    def get(self, table_id: str) -> Table | None:
-        return self._by_id.get(table_id)
-
-    def all(self) -> list[Table]:
-        return list(self._by_id.values())
-
-    def lock(self, table: Table) -> asyncio.Lock:
-        return self._locks.setdefault(table.table_id, asyncio.Lock())
-
-    def any_locked(self) -> bool:
-        return any(lock.locked() for lock in self._locks.values())
-
-    def tables_of(self, user_id: int) -> list[Table]:
-        return [t for t in self._by_id.values() if t.seat_of(user_id) is not None]
-
-    async def open(self, table: Table) -> None:
-        """Register a new lobby; refuse a second table in the same channel."""
-        other = self._by_channel.get(table.channel_id)
-        if other is not None:
-            raise TableError(f"There is already a table of {other.title} in this channel.")
-        self._register(table)
-        try:
-            await self.store.create_table(self._make_row(table))
-        except Exception:
-            self._unregister(table)
-            raise
-
-    async def save(self, table: Table) -> None:
-        """Persist the table; the storage refuses a stale version (``VersionConflict``)."""
-        table.version = await self.store.save_table(
-            table.table_id, table.status, table.to_data(), table.version)
-
-    async def close(self, table: Table) -> None:
-        """Save the final state and forget the table (it stays in storage, closed)."""
-        try:
-            await self.save(table)
-            await self.store.close_table(table.table_id, table.status)
-        finally:
-            self._unregister(table)
-
-    def forget(self, table: Table) -> None:
-        self._unregister(table)
-
-    async def restore(self) -> tuple[list[Table], list[RestoreProblem]]:
-        """Load every active table; a row that cannot be restored is reported, not raised."""
-        restored, problems = [], []
-        for row in await self.store.load_active_tables():
-            data = getattr(row, "data", None)
-            if not isinstance(data, dict):  # storage's CorruptTable
-                problems.append(RestoreProblem(row.table_id, getattr(row, "channel_id", None),
-                                               getattr(row, "guild_id", None),
-                                               str(getattr(row, "error", "unreadable data"))))
-                continue
-            try:
-                table = self._restore_one(row, data)
-            except Exception as error:  # one broken table must not stop the others
-                log.exception("cannot restore table %s", row.table_id)
-                problems.append(RestoreProblem(row.table_id, row.channel_id, row.guild_id,
-                                               str(error) or type(error).__name__))
-                continue
-            self._register(table)
-            restored.append(table)
-        return restored, problems
-
-    def _restore_one(self, row: Any, data: dict[str, Any]) -> Table:
-        engine = self._engines(data["game_id"])
-        if engine is None:
-            raise TableError(f"The game {data['game_id']!r} is not available in this build.")
-        table = Table.from_data(data, engine, row.version)
-        table.status = row.status
-        return table
-
-    def _register(self, table: Table) -> None:
-        self._by_channel[table.channel_id] = table
-        self._by_id[table.table_id] = table
-
-    def _unregister(self, table: Table) -> None:
-        if self._by_channel.get(table.channel_id) is table:
-            del self._by_channel[table.channel_id]
-        self._by_id.pop(table.table_id, None)
-        self._locks.pop(table.table_id, None)

@@ -2,22 +2,21 @@
 
 Nothing about a component is kept in memory: its custom_id says which table,
 which step and what it does, so a click is routed the same way before and after
-a restart. The callbacks only hand the click to the ``Croupier``.
+a restart. The callbacks only hand the click to the bot's ``ClickHandler``
+(the croupier), reached through the client so that this module needs no import
+of it.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol, cast
 
 import discord
 
 from bot import custom_ids, render
 from engine import cards
-
-if TYPE_CHECKING:
-    from bot.croupier import Croupier
 
 SELECT_OPTIONS = 25
 MAX_ROWS = 5
@@ -36,8 +35,26 @@ _LOBBY_STYLE = {
 }
 
 
-def croupier_of(interaction: discord.Interaction) -> Croupier:
-    return interaction.client.croupier  # type: ignore[attr-defined]
+class ClickHandler(Protocol):
+    """What the components hand their clicks to (``bot.croupier.Croupier``)."""
+
+    async def lobby_click(self, interaction: discord.Interaction, table_id: str, step: int,
+                          action: str) -> None: ...
+
+    async def hand_click(self, interaction: discord.Interaction, table_id: str) -> None: ...
+
+    async def move_click(self, interaction: discord.Interaction, table_id: str, step: int,
+                         code: str) -> None: ...
+
+
+class _ClientWithClicks(Protocol):
+    @property
+    def croupier(self) -> ClickHandler: ...
+
+
+def croupier_of(interaction: discord.Interaction) -> ClickHandler:
+    # Components are only registered by CardTableBot (bot.client), which has a croupier.
+    return cast(_ClientWithClicks, interaction.client).croupier
 
 
 class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=custom_ids.LOBBY_TEMPLATE):
@@ -50,7 +67,7 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=custom_ids
         self.table_id, self.step, self.action = table_id, step, action
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str], /) -> LobbyButton:
         return cls(match["table"], int(match["version"]), match["action"])
 
@@ -67,7 +84,7 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button], template=custom_ids.
         self.table_id, self.step = table_id, step
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str], /) -> HandButton:
         return cls(match["table"], int(match["version"]))
 
@@ -85,9 +102,10 @@ class MoveSelect(discord.ui.DynamicItem[discord.ui.Select], template=custom_ids.
         self.table_id, self.step = table_id, step
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select,
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str], /) -> MoveSelect:
-        return cls(match["table"], int(match["version"]), int(match["group"]), item.options)
+        options = item.options if isinstance(item, discord.ui.Select) else []
+        return cls(match["table"], int(match["version"]), int(match["group"]), options)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         values = self.item.values
@@ -104,7 +122,7 @@ class ActButton(discord.ui.DynamicItem[discord.ui.Button], template=custom_ids.A
         self.table_id, self.step, self.code = table_id, step, code
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str], /) -> ActButton:
         return cls(match["table"], int(match["version"]), match["code"])
 

@@ -6,13 +6,14 @@ from collections.abc import Sequence
 from typing import Any
 
 import discord
-from discord.ext import commands
 
 from bot import render
+from bot.client import CardTableBot
 from bot.gamecog import GameCog, add_game_cog
 from bot.games import GameUI
+from bot.storage import Store
 from bot.tables import Table
-from engine.core import STAND, TAKE, Game
+from engine.core import STAND, TAKE, Game, Options
 
 RULES = """\
 **AttackJack** — 2 to 17 players, a deck with two jokers; one deal, the best hand takes \
@@ -65,12 +66,14 @@ class AttackJackUI(GameUI):
     def policy(self, game: Game) -> int:
         legal = game.legal_actions()
         if TAKE in legal and STAND in legal:
-            value = game.seat_view(game.to_act)["hand_value"] or 0
+            seat = game.to_act
+            assert seat is not None  # legal actions exist only for the seat to act
+            value = game.seat_view(seat)["hand_value"] or 0
             return STAND if value >= STAND_AT else TAKE
         return super().policy(game)
 
-    async def start_problem(self, table: Table, store: Any) -> str | None:
-        stake = int(table.options.get("stake", 0))
+    async def start_problem(self, table: Table, store: Store) -> str | None:
+        stake = _stake(table.options)
         if stake <= 0 or table.guild_id is None:
             return None
         # AI seats hold no chips (and a game with one moves none): only people need the stake.
@@ -82,7 +85,7 @@ class AttackJackUI(GameUI):
         return f"The stake is {stake} chips, but {who}. Lower the stake or let them sit out."
 
     def chips(self, game: Game) -> list[int]:
-        if game.options.stake <= 0 or not game.deal_points:  # type: ignore[attr-defined]
+        if _stake(game.options) <= 0 or not game.deal_points:
             return [0] * game.players
         return list(game.deal_points[0])
 
@@ -102,9 +105,16 @@ class AttackJackUI(GameUI):
         return render.fit_embed(embed)
 
 
+def _stake(options: Options) -> int:
+    from engine.attackjack import AttackJackOptions  # cogs load no engine at import time
+
+    assert isinstance(options, AttackJackOptions)
+    return options.stake
+
+
 class AttackJackCog(GameCog):
     UI = AttackJackUI
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: CardTableBot) -> None:
     await add_game_cog(bot, AttackJackCog)

@@ -6,9 +6,9 @@ from collections.abc import Sequence
 from typing import Any
 
 import discord
-from discord.ext import commands
 
 from bot import render
+from bot.client import CardTableBot
 from bot.gamecog import GameCog, add_game_cog
 from bot.games import GameUI
 from bot.tables import Table
@@ -85,5 +85,5 @@ class CaliforniaJackCog(GameCog):
     UI = CaliforniaJackUI
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: CardTableBot) -> None:
     await add_game_cog(bot, CaliforniaJackCog)

@@ -7,10 +7,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import render
+from bot.client import CardTableBot
 
 
-def help_embed(bot: commands.Bot) -> discord.Embed:
-    uis = sorted(getattr(bot, "game_uis", {}).values(), key=lambda ui: ui.title)
+def help_embed(bot: CardTableBot) -> discord.Embed:
+    uis = sorted(bot.game_uis.values(), key=lambda ui: ui.title)
     games = "\n".join(f"**/{ui.COMMAND}** — {ui.title}: {ui.BLURB}" for ui in uis)
     embed = discord.Embed(title="cardtable: card games with friends", colour=render.COLOUR)
     embed.description = (
@@ -35,7 +36,7 @@ def help_embed(bot: commands.Bot) -> discord.Embed:
 
 
 class Help(commands.Cog):
-    def __init__(self, bot: commands.Bot):
+    def __init__(self, bot: CardTableBot):
         self.bot = bot
 
     @app_commands.command(name="help", description="How to play card games with this bot")
@@ -43,5 +44,5 @@ class Help(commands.Cog):
         await interaction.response.send_message(embed=help_embed(self.bot), ephemeral=True)
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: CardTableBot) -> None:
     await bot.add_cog(Help(bot))

@@ -17,13 +17,14 @@ import io
 import logging
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot import render
+from bot.client import CardTableBot
 from bot.storage import GameSummary, SeatResult, Store
 from cogs.leaderboard import game_choices, game_title
 
@@ -115,14 +116,14 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button], template=HISTORY_TEM
         self.query, self.before = query, before
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str], /) -> PageButton:
         game = None if match["game"] == "-" else match["game"]
         return cls(Query(match["kind"], int(match["target"]), game), int(match["before"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        cog = interaction.client.get_cog(COG_NAME)  # type: ignore[attr-defined]
-        if cog is not None:
+        cog = cast(CardTableBot, interaction.client).get_cog(COG_NAME)
+        if isinstance(cog, History):
             await cog.page_click(interaction, self.query, self.before)
 
 
@@ -133,14 +134,14 @@ class RecordSelect(discord.ui.DynamicItem[discord.ui.Select], template=RECORD_ID
             options=options or [discord.SelectOption(label="—", value="0")]))
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select,
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str], /) -> RecordSelect:
-        return cls(item.options)
+        return cls(item.options if isinstance(item, discord.ui.Select) else None)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        cog = interaction.client.get_cog(COG_NAME)  # type: ignore[attr-defined]
+        cog = cast(CardTableBot, interaction.client).get_cog(COG_NAME)
         values = self.item.values
-        if cog is not None and values:
+        if isinstance(cog, History) and values:
             await cog.download(interaction, int(values[0]))
 
 
@@ -149,12 +150,12 @@ def record_filename(game: str, game_id: int) -> str:
 
 
 class History(commands.Cog):
-    def __init__(self, bot: commands.Bot):
+    def __init__(self, bot: CardTableBot):
         self.bot = bot
 
     @property
     def store(self) -> Store:
-        return self.bot.store  # type: ignore[attr-defined]
+        return self.bot.store
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(PageButton, RecordSelect)
@@ -237,5 +238,5 @@ class History(commands.Cog):
         return found[0] if found and found[0].game_id == game_id else None
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: CardTableBot) -> None:
     await bot.add_cog(History(bot))

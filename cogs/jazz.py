@@ -5,9 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from discord.ext import commands
-
 from bot import render
+from bot.client import CardTableBot
 from bot.gamecog import GameCog, add_game_cog
 from bot.games import GameUI
 from engine.cards import SUIT_LETTERS, SUIT_SYMBOLS
@@ -94,5 +93,5 @@ class JazzCog(GameCog):
     UI = JazzUI
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: CardTableBot) -> None:
     await add_game_cog(bot, JazzCog)

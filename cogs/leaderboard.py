@@ -19,13 +19,14 @@ from __future__ import annotations
 import logging
 import re
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot import render
+from bot.client import CardTableBot
 from bot.pages import NAV_PATTERN, Page, nav_button, nav_view
 from bot.ratings import PROVISIONAL_GAMES
 from bot.storage import STARTING_CHIPS, ChipsRow, LeaderboardRow, Store
@@ -165,15 +166,15 @@ class BoardButton(discord.ui.DynamicItem[discord.ui.Button], template=BOARD_TEMP
         self.action, self.page = action, page
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str], /) -> BoardButton:
         scope: Scope = "server" if match["scope"] == "s" else "global"
         return cls(match["game"], scope, int(match["owner"]), match["action"],
                    int(match["page"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        cog = interaction.client.get_cog(COG_NAME)  # type: ignore[attr-defined]
-        if cog is not None:
+        cog = cast(CardTableBot, interaction.client).get_cog(COG_NAME)
+        if isinstance(cog, Leaderboards):
             await cog.board_click(interaction, self)
 
 
@@ -242,13 +243,13 @@ class ChipsButton(discord.ui.DynamicItem[discord.ui.Button], template=CHIPS_TEMP
         self.owner, self.action, self.page = owner, action, page
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str], /) -> ChipsButton:
         return cls(int(match["owner"]), match["action"], int(match["page"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        cog = interaction.client.get_cog(COG_NAME)  # type: ignore[attr-defined]
-        if cog is not None:
+        cog = cast(CardTableBot, interaction.client).get_cog(COG_NAME)
+        if isinstance(cog, Leaderboards):
             await cog.chips_click(interaction, self)
 
 
@@ -265,12 +266,12 @@ def not_yours(owner: int) -> str:
 
 
 class Leaderboards(commands.Cog):
-    def __init__(self, bot: commands.Bot):
+    def __init__(self, bot: CardTableBot):
         self.bot = bot
 
     @property
     def store(self) -> Store:
-        return self.bot.store  # type: ignore[attr-defined]
+        return self.bot.store
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(BoardButton, ChipsButton)
@@ -357,6 +358,6 @@ async def _answer_click(interaction: discord.Interaction, owner: int, embed: dis
     await interaction.response.send_message(**kwargs)
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: CardTableBot) -> None:
     await bot.add_cog(Leaderboards(bot))
 

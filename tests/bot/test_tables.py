@@ -15,6 +15,7 @@ from bot.tables import (
     StaleClick,
     Table,
     TableError,
+    deal_reports,
 )
 from engine.core import PASS, action_code
 from engine.jazz import Jazz
@@ -24,7 +25,8 @@ HOST = 100
 
 def lobby(players: int = 3, **options) -> Table:
     table = Table(table_id="abcd1234", game_id="jazz", engine=Jazz, guild_id=1, channel_id=2,
-                  host_id=HOST, created_at=0.0, last_activity=0.0, options=options,
+                  host_id=HOST, created_at=0.0, last_activity=0.0,
+                  options=Jazz.OPTIONS.from_dict(options),
                   rng=random.Random(1), turn_timer=300.0)
     for i in range(players):
         table.join(HOST + i, f"p{i}", 0.0)
@@ -290,12 +292,15 @@ def test_to_data_is_json_and_restores_the_same_table_and_future_deals():
     assert copy.game.to_record() == table.game.to_record()
 
 
-def test_each_deal_result_is_taken_once_and_the_last_is_left_to_the_final():
+def test_each_deal_result_is_reported_once_and_the_last_is_left_to_the_final():
     table = started()
-    play_until(table, lambda t: t.automation() == "deal")
-    assert table.take_deal_reports() == [0]
-    assert table.take_deal_reports() == []  # marked: a restart does not post it again
-    table.run_automation("deal", 0.0)
-    play_until(table, lambda t: t.automation() == "finish")
-    assert table.take_deal_reports() == [1, 2, 3, 4]  # not deal 5 (index 5): the final
-    assert table.deals_reported == 5
+    reported: list[int] = []
+    rng = random.Random(0)
+    while table.automation() != "finish":
+        kind = table.automation()
+        if kind in ("deal", "forced"):
+            events = table.run_automation(kind, 0.0)
+        else:
+            events = table.apply(table.to_act, rng.choice(table.game.legal_actions()), 0.0)
+        reported += deal_reports(events)
+    assert reported == [0, 1, 2, 3, 4]  # not deal 5 (index 5): the final result shows it

@@ -14,6 +14,7 @@ from tests.bot.clock import ManualClock
 def table(status: str = PLAYING) -> Table:
     t = Table(table_id="abcd1234", game_id="jazz", engine=Jazz, guild_id=1, channel_id=2,
               host_id=1, created_at=0.0, last_activity=100.0, lobby_idle=900.0,
+              options=Jazz.OPTIONS(),
               rng=random.Random(0))
     t.status = status
     return t

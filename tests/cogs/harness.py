@@ -105,7 +105,7 @@ async def idle(bot: CardTableBot, timeout: float = 5.0) -> None:
     quiet = 0
     while quiet < 2:  # twice in a row: a timer just woken gets to take its lock first
         await asyncio.sleep(0.0005)
-        quiet = quiet + 1 if bot.croupier is None or not bot.croupier.busy() else 0
+        quiet = quiet + 1 if not bot.is_set_up or not bot.croupier.busy() else 0
         assert loop.time() < deadline, "the bot is still busy"
 
 

@@ -52,7 +52,7 @@ async def test_closed_dms_use_my_hand_and_are_announced_once(fake_discord, tmp_p
         assert fake.ephemerals(bob)  # his hands came under My hand
         assert fake.messages(alice) and fake.messages(cy)
         assert any(c.code == 50007 for c in fake.errors)
-        assert bot.croupier.manager.in_channel(general.id).seats[1].dm_closed
+        assert bob.id in bot.croupier.manager.in_channel(general.id).posts.dm_closed
 
 
 async def test_stale_menu_is_refused_politely_with_a_fresh_hand(fake_discord, tmp_path):

@@ -148,7 +148,7 @@ async def test_a_deleted_table_message_is_posted_again(fake_discord, tmp_path):
         new = table_message(fake, general)
         assert new is not None and new.id != old.id
         assert any(c.code == 10008 for c in fake.errors)
-        assert bot.croupier.manager.in_channel(general.id).message_id == new.id
+        assert bot.croupier.manager.in_channel(general.id).posts.message_id == new.id
         for _ in range(3):  # and the game goes on around the new message
             assert await driver.play_one()
 

@@ -50,21 +50,17 @@ MOVE_PREFIXES = ("ct:play:", "ct:act:")
 START_TIMEOUT = 30.0
 MENU_PATIENCE = 1.0  # seconds a player waits for their menu before pressing My hand
 
-# ``python -m bot`` as it runs in production, with two test settings the environment
-# cannot give it yet (see the report): no visible pauses between the bot's own moves,
-# and the extensions of this change, which bot/client.py does not list yet.
+# ``python -m bot`` as it runs in production, with one test setting the environment
+# cannot give it yet: no visible pauses between the bot's own moves.
 LAUNCHER = """
 import dataclasses
 import runpy
 
-import bot.client
 import bot.settings
 
 FAST = bot.settings.Timing(pause=0, edit_interval=0)
 _load = bot.settings.load_settings
 bot.settings.load_settings = lambda *a, **k: dataclasses.replace(_load(*a, **k), timing=FAST)
-for name in ("cogs.leaderboard", "cogs.stats", "cogs.history"):
-    bot.client.EXTENSIONS.setdefault(name, None)
 runpy.run_module("bot", run_name="__main__", alter_sys=True)
 """
 

@@ -145,4 +145,4 @@ async def test_an_old_table_message_is_replaced_by_a_fresh_one(fake_discord, tmp
         new = table_message(fake, general)
         assert new.id != old.id
         assert old.buttons() == [] and "moved on" in old.content
-        assert bot.croupier.manager.in_channel(general.id).message_id == new.id
+        assert bot.croupier.manager.in_channel(general.id).posts.message_id == new.id

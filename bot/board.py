@@ -1,0 +1,113 @@
+"""The public table message: drawn from the public view only, posted, edited in place.
+
+One message per table lives in the channel. Edits that come faster than
+``Timing.edit_interval`` are merged (``EditCoalescer``); a message that was
+deleted, or that is old enough to have scrolled away, is posted anew and the
+old one points to it. Where the message is goes to the table's posts.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from typing import Any
+
+import discord
+
+from bot import render, views
+from bot.games import GameUI
+from bot.manager import TableManager
+from bot.posting import EditCoalescer, Gone, Poster
+from bot.replies import NO_PINGS, PINGS
+from bot.settings import Timing
+from bot.tables import LOBBY, PLAYING, Table
+from bot.timers import Clock
+
+log = logging.getLogger(__name__)
+
+
+class Board:
+    def __init__(self, poster: Poster, manager: TableManager, uis: dict[str, GameUI],
+                 timing: Timing, clock: Clock):
+        self.poster = poster
+        self.manager = manager
+        self.uis = uis
+        self.timing = timing
+        self.clock = clock
+        self.edits = EditCoalescer(timing.edit_interval, self._edit_by_id)
+
+    def message(self, table: Table) -> dict[str, Any]:
+        """Content, embed and components of the public table: from the public view only."""
+        ui = self.uis[table.game_id]
+        if table.status == LOBBY:
+            full = len(table.seats) >= table.engine.MAX_PLAYERS
+            return {"content": None, "embed": ui.lobby_embed(table),
+                    "view": views.lobby_view(table.table_id, table.step, table.count_fits,
+                                             can_add_ai=not full,
+                                             can_remove_ai=len(table.humans) < len(table.seats))}
+        if table.game is None:  # a lobby that closed
+            embed = discord.Embed(title=f"{ui.title}: closed", colour=ui.COLOUR,
+                                  description="\n".join(table.events) or "Closed.")
+            return {"content": None, "embed": embed, "view": None}
+        embed = ui.table_embed(table, table.game.public_view())
+        if table.status != PLAYING:
+            return {"content": None, "embed": embed, "view": None}
+        seat = table.to_act
+        turn = (f"<@{table.seats[seat].user_id}> to play" if seat is not None
+                and table.automation() is None else None)
+        return {"content": turn, "embed": embed,
+                "view": views.table_view(table.table_id, table.step)}
+
+    async def post(self, table: Table, ping: bool = False) -> discord.Message | None:
+        """A new table message (the start pings every player and names whose turn it is)."""
+        kwargs = self.message(table)
+        if ping:
+            players = " ".join(f"<@{s.user_id}>" for s in table.humans)
+            turn = kwargs["content"]
+            kwargs["content"] = render.content(f"🎴 {table.title} starts: {players}."
+                                               + (f"\n{turn}." if turn else ""))
+        message = await self.poster.send(table.channel_id, table.guild_id,
+                                         allowed_mentions=PINGS if ping else NO_PINGS, **kwargs)
+        if message is not None:
+            table.posts.message_id, table.posts.message_posted_at = message.id, self.clock.now()
+        return message
+
+    async def request_edit(self, table: Table) -> None:
+        await self.edits.request(table.table_id)
+
+    async def edit_now(self, table: Table) -> None:
+        await self.edits.now(table.table_id)
+
+    async def _edit_by_id(self, table_id: str) -> None:
+        table = self.manager.get(table_id)
+        if table is not None:
+            await self.edit(table)
+
+    async def edit(self, table: Table) -> None:
+        """Edit the table message in place; re-post it when deleted or when it is old."""
+        posts = table.posts
+        old = posts.message_id
+        if old is not None and self.clock.now() - posts.message_posted_at < \
+                self.timing.retire_after:
+            try:
+                await self.poster.edit(table.channel_id, table.guild_id, old,
+                                       allowed_mentions=NO_PINGS, **self.message(table))
+                return
+            except Gone:
+                old = None  # deleted: post a new one
+        await self.post(table)
+        if old is not None and old != posts.message_id:  # retire the old message
+            link = render.jump_url(table.guild_id, table.channel_id, posts.message_id)
+            with contextlib.suppress(Gone):
+                await self.poster.edit(table.channel_id, table.guild_id, old, embed=None,
+                                       view=None, content=f"This table moved on: {link}")
+        if posts.message_id != old and self.manager.is_live(table):
+            await save_posts(self.manager, table)
+
+
+async def save_posts(manager: TableManager, table: Table) -> None:
+    """Remember where the table's messages are; a failure costs a re-post, never a move."""
+    try:
+        await manager.save_posts(table)
+    except Exception:
+        log.exception("cannot save the posts of table %s", table.table_id)

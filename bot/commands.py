@@ -1,0 +1,212 @@
+"""The slash commands every game shares: ``/<game> start|join|leave|hand|stop|rules|status``.
+
+``start`` parses the table's options once, into the engine's typed options, and
+opens a lobby; the others find the table in the channel and hand over to the
+lobby, the moves or the endings.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from typing import Any
+
+import discord
+
+from bot import render, replies
+from bot.board import Board, save_posts
+from bot.clicks import Clicks
+from bot.endings import Endings
+from bot.games import GameUI, game_status_text
+from bot.lobby import Lobby
+from bot.manager import TableManager
+from bot.moves import Moves
+from bot.settings import Timing
+from bot.tables import HANDS_MODES, LOBBY, STOPPED, Table, TableError, new_table_id
+from bot.timers import Clock, TableTimers
+from engine.core import OptionError, Options
+
+log = logging.getLogger(__name__)
+
+REQUIRED_PERMISSIONS = (("view_channel", "View Channel"), ("send_messages", "Send Messages"),
+                        ("embed_links", "Embed Links"))
+
+
+class Commands:
+    def __init__(self, manager: TableManager, clicks: Clicks, lobby: Lobby, moves: Moves,
+                 board: Board, endings: Endings, timers: TableTimers, uis: dict[str, GameUI],
+                 timing: Timing, clock: Clock, seed: int | None):
+        self.manager = manager
+        self.clicks = clicks
+        self.lobby = lobby
+        self.moves = moves
+        self.board = board
+        self.endings = endings
+        self.timers = timers
+        self.uis = uis
+        self.timing = timing
+        self.clock = clock
+        # Tables shuffle with their own Random; a seed (tests) makes every table reproducible.
+        self._seeds = random.Random(seed) if seed is not None else None
+
+    def _table_for(self, interaction: discord.Interaction, ui: GameUI) -> Table:
+        table = self.manager.in_channel(interaction.channel_id or 0)
+        if table is None:
+            raise TableError(f"There is no table in this channel. Open one with "
+                             f"`/{ui.COMMAND} start`.")
+        if table.game_id != ui.GAME_ID:
+            other = self.uis[table.game_id]
+            raise TableError(f"The table in this channel plays {other.title}: use "
+                             f"`/{other.COMMAND}` here.")
+        return table
+
+    async def open_table(self, interaction: discord.Interaction, ui: GameUI,
+                         raw_options: dict[str, Any], hands: str | None,
+                         turn_timer: int | None) -> None:
+        """``/<game> start``: a lobby in this channel, its opener seated as host."""
+        channel_id = interaction.channel_id or 0
+        problem = self._start_problem(interaction, channel_id)
+        options: Options | None = None
+        if problem is None:
+            try:
+                options = ui.ENGINE.OPTIONS.from_dict(raw_options)
+            except OptionError as error:
+                problem = str(error)
+        if problem is not None or options is None:
+            await replies.reply(interaction, problem)
+            return
+        table = self._new_table(interaction, ui, options, hands, turn_timer)
+        try:
+            await self.manager.open(table)
+        except TableError as error:  # another start in this channel got there first
+            await replies.reply(interaction, str(error))
+            return
+        except Exception as error:  # storage trouble
+            log.warning("cannot open a table in %s: %s", channel_id, error)
+            await replies.reply(interaction, "I could not open a table here just now. "
+                                             "Please try again.")
+            return
+        message = await self.board.post(table)
+        if message is None:
+            table.status = STOPPED
+            await self.manager.close(table)
+            await replies.reply(interaction, "I could not post in this channel, so no table "
+                                             "was opened. Check my permissions here.")
+            return
+        await save_posts(self.manager, table)
+        self.timers.schedule(table)
+        await replies.reply(interaction, f"Your {ui.title} table is open: {message.jump_url}\n"
+                                         f"Friends press **Join**; you press **Start** when "
+                                         f"{table.player_range()} players are seated.")
+
+    def _start_problem(self, interaction: discord.Interaction, channel_id: int) -> str | None:
+        existing = self.manager.in_channel(channel_id)
+        if existing is not None:
+            where = render.jump_url(existing.guild_id, existing.channel_id,
+                                    existing.posts.message_id)
+            return (f"There is already a table of {existing.title} in this channel: {where}\n"
+                    "One game at a time per channel; a thread counts as its own channel.")
+        missing = missing_permissions(interaction)
+        if missing:
+            return (f"I cannot run a table here: I am missing the permission"
+                    f"{'s' if len(missing) > 1 else ''} {', '.join(missing)} in this channel. "
+                    "Ask a moderator to grant it, or start the game in another channel.")
+        return None
+
+    def _new_table(self, interaction: discord.Interaction, ui: GameUI, options: Options,
+                   hands: str | None, turn_timer: int | None) -> Table:
+        now = self.clock.now()
+        user = interaction.user
+        channel = interaction.channel
+        rng = (random.Random(self._seeds.getrandbits(64)) if self._seeds is not None
+               else None)
+        table = Table(
+            table_id=new_table_id(), game_id=ui.GAME_ID, engine=ui.ENGINE,
+            guild_id=interaction.guild_id, channel_id=interaction.channel_id or 0,
+            host_id=user.id, created_at=now, options=options,
+            hands=hands if hands in HANDS_MODES else "dm",
+            turn_timer=float(turn_timer * 60) if turn_timer else float(self.timing.turn_timer),
+            lobby_idle=self.timing.lobby_idle,
+            guild_name=interaction.guild.name if interaction.guild else "",
+            channel_name=getattr(channel, "name", "") or "", last_activity=now)
+        if rng is not None:
+            table.rng = rng
+        table.join(user.id, user.display_name, now)
+        return table
+
+    async def lobby_command(self, interaction: discord.Interaction, ui: GameUI,
+                            action: str) -> None:
+        """``/<game> join`` and ``leave``: as the lobby's buttons, from anywhere in the channel."""
+        try:
+            table = self._table_for(interaction, ui)
+        except TableError as error:
+            await replies.reply(interaction, str(error))
+            return
+        await self.lobby.click(interaction, table.table_id, table.step, action, via_command=True)
+
+    async def hand_command(self, interaction: discord.Interaction, ui: GameUI) -> None:
+        try:
+            table = self._table_for(interaction, ui)
+        except TableError as error:
+            await replies.reply(interaction, str(error))
+            return
+        await self.moves.hand_click(interaction, table.table_id)
+
+    async def status_command(self, interaction: discord.Interaction, ui: GameUI) -> None:
+        try:
+            table = self._table_for(interaction, ui)
+        except TableError as error:
+            await replies.reply(interaction, str(error))
+            return
+        link = render.jump_url(table.guild_id, table.channel_id, table.posts.message_id)
+        if table.status == LOBBY or table.game is None:
+            embed = ui.lobby_embed(table)
+        else:
+            embed = ui.table_embed(table, table.game.public_view())
+        await replies.reply(interaction, f"{game_status_text(table, ui)} Table: {link}",
+                            embed=embed)
+
+    async def rules_command(self, interaction: discord.Interaction, ui: GameUI) -> None:
+        table = self.manager.in_channel(interaction.channel_id or 0)
+        options = table.options if table is not None and table.game_id == ui.GAME_ID else None
+        embed = discord.Embed(title=f"{ui.title}: the rules", colour=ui.COLOUR,
+                              description=ui.rules_text(options))
+        if options is not None and table is not None:
+            embed.set_footer(text=f"Options shown are this table's ({table.table_id}).")
+        await replies.reply(interaction, embed=render.fit_embed(embed))
+
+    async def stop_command(self, interaction: discord.Interaction, ui: GameUI) -> None:
+        """``/<game> stop``: the host, or anyone who may manage messages here."""
+        try:
+            table = self._table_for(interaction, ui)
+        except TableError as error:
+            await replies.reply(interaction, str(error))
+            return
+        user = interaction.user
+        if user.id != table.host_id and not interaction.permissions.manage_messages:
+            await replies.reply(interaction, f"Only the host, {table.host_name}, or someone "
+                                             "who may manage messages here can stop this "
+                                             "table.")
+            return
+        async with self.clicks.table(interaction, None, table=table,
+                                     channel_bound=False) as found:
+            if found is None:
+                return
+            await self.endings.stop(found, user.id, f"stopped by {user.display_name}")
+        await replies.reply(interaction, f"{user.mention} stopped the {ui.title} table.",
+                            ephemeral=False)
+
+
+def missing_permissions(interaction: discord.Interaction) -> list[str]:
+    """The permissions a table needs that the bot lacks in the interaction's channel."""
+    # Discord computes the bot's permissions in the channel (threads included) and sends
+    # them with every interaction; the cache is only a fallback if they are missing.
+    perms = interaction.app_permissions
+    channel, guild = interaction.channel, interaction.guild
+    if perms.value == 0 and guild is not None and isinstance(
+            channel, discord.abc.GuildChannel | discord.Thread):
+        perms = channel.permissions_for(guild.me)
+    needed = list(REQUIRED_PERMISSIONS)
+    if isinstance(channel, discord.Thread):
+        needed[1] = ("send_messages_in_threads", "Send Messages in Threads")
+    return [label for attr, label in needed if not getattr(perms, attr)]

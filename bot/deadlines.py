@@ -1,0 +1,101 @@
+"""What happens when a table's timer is due: a lobby expires, a turn is reminded or runs out.
+
+``TableTimers`` wakes ``on_due`` at the deadlines a table stores; each handler
+takes the table's lock, checks the deadline is still the one that woke it (the
+table may have moved on), and goes through the kernel like any other step.
+"""
+
+from __future__ import annotations
+
+import contextlib
+
+from bot import render
+from bot.ai import TAKEOVER_LEVEL
+from bot.board import Board
+from bot.driver import Driver, playing
+from bot.endings import Endings
+from bot.hands import Hands
+from bot.manager import TableManager
+from bot.posting import DMClosed, Poster
+from bot.presenter import Presenter
+from bot.replies import PINGS
+from bot.step import Steps
+from bot.tables import LOBBY, Table
+from bot.timers import Clock
+from engine.core import action_code
+
+
+class Deadlines:
+    def __init__(self, steps: Steps, manager: TableManager, presenter: Presenter, board: Board,
+                 hands: Hands, endings: Endings, driver: Driver, poster: Poster,
+                 clock: Clock):
+        self.steps = steps
+        self.manager = manager
+        self.presenter = presenter
+        self.board = board
+        self.hands = hands
+        self.endings = endings
+        self.driver = driver
+        self.poster = poster
+        self.clock = clock
+
+    async def on_due(self, table_id: str, kind: str) -> None:
+        table = self.manager.get(table_id)
+        if table is None:
+            return
+        async with self.steps.hold(table) as live:
+            if not live:
+                return
+            now = self.clock.now()
+            if kind == "lobby" and table.status == LOBBY and now >= table.lobby_deadline():
+                await self._expire_lobby(table)
+            elif kind == "remind" and table.reminder_at is not None and now >= table.reminder_at:
+                await self._remind(table)
+            elif (kind == "expire" and table.turn_deadline is not None
+                  and now >= table.turn_deadline and table.automation() is None):
+                await self._time_out(table)
+            else:
+                self.driver.timers.schedule(table)  # woke early or the table moved on
+
+    async def _expire_lobby(self, table: Table) -> None:
+        await self.endings.close_lobby(table, "This lobby closed after 15 minutes without "
+                                              "activity.")
+        await self.board.edit(table)
+
+    async def _remind(self, table: Table) -> None:
+        def forget_reminder(t: Table) -> None:
+            t.reminder_at = None
+
+        await self.steps.apply(table, forget_reminder)
+        self.driver.timers.schedule(table)
+        seat = table.to_act
+        if seat is None or table.turn_deadline is None:
+            return
+        player = table.seats[seat]
+        posts = table.posts
+        when = render.relative_time(table.turn_deadline)
+        link = render.jump_url(table.guild_id, table.channel_id, posts.message_id)
+        if table.hands == "dm" and player.user_id not in posts.dm_closed:
+            with contextlib.suppress(DMClosed):
+                await self.poster.dm(player.user_id, posts.dm_channels.get(player.user_id),
+                                     content=f"⏳ It is still your turn at {table.title} "
+                                             f"({link}); time runs out {when}.")
+                return
+        await self.poster.send(table.channel_id, table.guild_id, allowed_mentions=PINGS,
+                               content=f"⏳ <@{player.user_id}>, it is your turn; time runs "
+                                       f"out {when}. Your cards are under **My hand**.")
+
+    async def _time_out(self, table: Table) -> None:
+        seat = table.to_act
+        assert seat is not None and table.game is not None
+        action = await self.driver.ai_action(table, seat, TAKEOVER_LEVEL)
+        outcome = await self.steps.apply(
+            table, lambda t: t.time_out(self.clock.now(), playing(action)), seat=seat)
+        if not outcome.saved:
+            return
+        await self.presenter.deal_reports(outcome)
+        await self.hands.retire_menu(table, seat, note=f"⏰ Time ran out: I played "
+                                                       f"{render.label(action_code(action))} "
+                                                       "for you.")
+        await self.presenter.after_step(table)
+        self.driver.settle(table)

@@ -1,0 +1,144 @@
+"""The live tables: one per channel (a thread counts as a channel), found by channel or id.
+
+``TableManager`` keeps every open table in memory with its ``asyncio.Lock``,
+and is the only code that turns a table into storage rows: ``save`` is the one
+versioned save of a step, ``save_posts`` writes where its messages are (not
+versioned), ``restore`` brings the tables back after a restart. Nothing here
+talks to Discord.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from bot.storage import CorruptTable, Store, TableRow
+from bot.tables import Table, TableError
+from engine.core import Game
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class RestoreProblem:
+    table_id: str
+    channel_id: int | None
+    guild_id: int | None
+    reason: str
+
+
+class TableManager:
+    def __init__(self, store: Store, engines: Callable[[str], type[Game] | None]):
+        self.store = store
+        self._engines = engines
+        self._by_channel: dict[int, Table] = {}
+        self._by_id: dict[str, Table] = {}
+        self._locks: dict[str, asyncio.Lock] = {}
+        self._saved_posts: dict[str, dict[str, Any]] = {}
+
+    def in_channel(self, channel_id: int) -> Table | None:
+        return self._by_channel.get(channel_id)
+
+    def get(self, table_id: str) -> Table | None:
+        return self._by_id.get(table_id)
+
+    def is_live(self, table: Table) -> bool:
+        """Whether ``table`` is still the live one (it may have closed while someone waited)."""
+        return self._by_id.get(table.table_id) is table
+
+    def all(self) -> list[Table]:
+        return list(self._by_id.values())
+
+    def lock(self, table: Table) -> asyncio.Lock:
+        return self._locks.setdefault(table.table_id, asyncio.Lock())
+
+    def any_locked(self) -> bool:
+        return any(lock.locked() for lock in self._locks.values())
+
+    def tables_of(self, user_id: int) -> list[Table]:
+        return [t for t in self._by_id.values() if t.seat_of(user_id) is not None]
+
+    async def open(self, table: Table) -> None:
+        """Register a new lobby; refuse a second table in the same channel."""
+        other = self._by_channel.get(table.channel_id)
+        if other is not None:
+            raise TableError(f"There is already a table of {other.title} in this channel.")
+        self._register(table)
+        posts = table.posts.to_data()
+        try:
+            await self.store.create_table(TableRow(
+                table_id=table.table_id, guild_id=table.guild_id or 0,
+                channel_id=table.channel_id, game=table.game_id, status=table.status,
+                version=table.version, data=table.to_data(), posts=posts))
+        except Exception:
+            self._unregister(table)
+            raise
+        self._saved_posts[table.table_id] = posts
+
+    async def save(self, table: Table) -> None:
+        """The versioned save; the storage refuses a stale version (``VersionConflict``)."""
+        table.version = await self.store.save_table(
+            table.table_id, table.status, table.to_data(), table.version)
+
+    async def save_posts(self, table: Table) -> None:
+        """Write where the table's messages are, if that changed since the last write."""
+        posts = table.posts.to_data()
+        if self._saved_posts.get(table.table_id) == posts:
+            return
+        await self.store.save_posts(table.table_id, posts)
+        self._saved_posts[table.table_id] = posts
+
+    async def close(self, table: Table) -> None:
+        """Save the final state and forget the table (it stays in storage, closed)."""
+        try:
+            await self.save(table)
+            await self.store.close_table(table.table_id, table.status)
+        finally:
+            self._unregister(table)
+
+    def forget(self, table: Table) -> None:
+        self._unregister(table)
+
+    async def restore(self) -> tuple[list[Table], list[RestoreProblem]]:
+        """Load every active table; a row that cannot be restored is reported, not raised."""
+        restored, problems = [], []
+        for row in await self.store.load_active_tables():
+            if isinstance(row, CorruptTable):
+                problems.append(RestoreProblem(row.table_id, row.channel_id, row.guild_id,
+                                               row.error))
+                continue
+            try:
+                table = self._restore_one(row)
+            except Exception as error:  # one broken table must not stop the others
+                log.exception("cannot restore table %s", row.table_id)
+                problems.append(RestoreProblem(row.table_id, row.channel_id, row.guild_id,
+                                               str(error) or type(error).__name__))
+                continue
+            self._register(table)
+            if row.posts is not None:
+                self._saved_posts[table.table_id] = table.posts.to_data()
+            restored.append(table)
+        return restored, problems
+
+    def _restore_one(self, row: TableRow) -> Table:
+        data = row.data
+        engine = self._engines(data["game_id"])
+        if engine is None:
+            raise TableError(f"The game {data['game_id']!r} is not available in this build.")
+        table = Table.from_data(data, engine, row.version, row.posts)
+        table.status = row.status
+        return table
+
+    def _register(self, table: Table) -> None:
+        self._by_channel[table.channel_id] = table
+        self._by_id[table.table_id] = table
+
+    def _unregister(self, table: Table) -> None:
+        if self._by_channel.get(table.channel_id) is table:
+            del self._by_channel[table.channel_id]
+        self._by_id.pop(table.table_id, None)
+        self._locks.pop(table.table_id, None)
+        self._saved_posts.pop(table.table_id, None)

@@ -1,0 +1,87 @@
+"""An ``Outcome`` drawn as Discord messages: the answer, the deal results, the table, the DMs.
+
+After a step was saved, in this order: each finished deal's result (a new
+message, before anything else, so a crash cannot post it twice), the acting
+player's answer (their clicked hand redrawn in the same response), the table
+message edit (coalesced), and the hand of whoever is to act next. The presenter
+only talks to Discord; what the step did is already decided.
+"""
+
+from __future__ import annotations
+
+import discord
+
+from bot import replies
+from bot.board import Board, save_posts
+from bot.games import GameUI
+from bot.hands import Hands
+from bot.manager import TableManager
+from bot.posting import Poster
+from bot.step import Outcome
+from bot.tables import PLAYING, StaleClick, Table
+
+SAVE_FAILED = ("Something went wrong while saving your move; nothing was changed. "
+               "Please try again.")
+
+
+class Presenter:
+    def __init__(self, poster: Poster, manager: TableManager, uis: dict[str, GameUI],
+                 board: Board, hands: Hands):
+        self.poster = poster
+        self.manager = manager
+        self.uis = uis
+        self.board = board
+        self.hands = hands
+
+    async def move(self, interaction: discord.Interaction, outcome: Outcome) -> None:
+        """Everything a player's move shows: the answer to their click first of all."""
+        table, seat = outcome.table, outcome.seat
+        if outcome.refusal is not None:
+            await self.refusal(interaction, outcome)
+            return
+        if outcome.failed or seat is None:
+            await replies.reply(interaction, SAVE_FAILED)
+            return
+        await self.deal_reports(outcome)  # before the answer: once, even on a crash
+        await replies.update(interaction, content=None, **self.hands.parts(table, seat))
+        clicked = interaction.message.id if interaction.message else None
+        user = table.seats[seat].user_id
+        if table.posts.hand_messages.get(user) not in (None, clicked):
+            await self.hands.retire_menu(table, seat)  # played elsewhere: one live menu only
+        if interaction.guild_id is None and clicked is not None:
+            table.posts.hand_messages[user] = clicked  # that DM shows the hand now
+        await self.after_step(table, answered=seat)
+
+    async def refusal(self, interaction: discord.Interaction, outcome: Outcome) -> None:
+        """A polite no, changing nothing; a seated player also gets their current hand."""
+        table, error = outcome.table, outcome.refusal
+        seat = outcome.seat
+        if seat is None or table.status != PLAYING or table.game is None:
+            await replies.reply(interaction, str(error))
+            return
+        text = str(error)
+        if not isinstance(error, StaleClick):
+            text += " Nothing was changed."
+        await replies.reply(interaction, text + " Here is your hand as it is now:",
+                            **self.hands.parts(table, seat))
+
+    async def deal_reports(self, outcome: Outcome) -> None:
+        """A new message with each finished deal's result (the final one: see the ending)."""
+        table = outcome.table
+        ui = self.uis[table.game_id]
+        for deal in outcome.deal_reports:
+            assert table.game is not None
+            await self.poster.send(table.channel_id, table.guild_id,
+                                   embed=ui.deal_result_embed(table, table.game, deal))
+
+    async def after_step(self, table: Table, answered: int | None = None) -> None:
+        """The table edit and the next player's hand; where they went is remembered."""
+        if table.automation() not in ("deal", "finish"):
+            # (A new deal or the end redraws the table in a moment; the deal's result
+            # message shows how it ended.)
+            await self.board.request_edit(table)
+        if table.automation() is None:
+            seat = table.to_act
+            if seat is not None and seat != answered:
+                await self.hands.send(table, seat)
+        await save_posts(self.manager, table)
