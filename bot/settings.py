@@ -1,13 +1,16 @@
 """Settings from the environment or a ``.env`` file, and the bot's timing knobs.
 
 Only ``DISCORD_TOKEN`` is required. Everything else has a default so a new user
-can start the bot with one line in ``.env``.
+can start the bot with one line in ``.env``. ``HEALTH_PORT`` switches on the health
+and metrics endpoint (``bot.health``); it is off by default.
 """
 
 from __future__ import annotations
 
+import ipaddress
 import logging
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,6 +25,9 @@ MISSING_TOKEN_HELP = (
     "shell, and run `python -m bot` again. docs/running-the-bot.md explains every step, "
     "including the invite link that adds the bot to your server."
 )
+
+
+DEFAULT_HEALTH_HOST = "127.0.0.1"  # the health endpoint answers this machine only
 
 
 class SettingsError(SystemExit):
@@ -47,6 +53,8 @@ class Settings:
     dev_guild_id: int | None
     log_level: int
     timing: Timing = Timing()
+    health_port: int | None = None  # None: no health endpoint
+    health_host: str = DEFAULT_HEALTH_HOST
 
 
 def load_settings(env: Mapping[str, str] | None = None, dotenv: bool = True) -> Settings:
@@ -64,6 +72,8 @@ def load_settings(env: Mapping[str, str] | None = None, dotenv: bool = True) -> 
         database_path=Path(env.get("DATABASE_PATH", "").strip() or "data/cardtable.db"),
         dev_guild_id=_guild_id(env.get("DEV_GUILD_ID", "")),
         log_level=_log_level(env.get("LOG_LEVEL", "")),
+        health_port=health_port(env.get("HEALTH_PORT", "")),
+        health_host=health_host(env.get("HEALTH_HOST", "")),
     )
 
 
@@ -82,3 +92,33 @@ def _log_level(raw: str) -> int:
     if not isinstance(level, int):
         raise SettingsError(f"LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, not {raw!r}.")
     return level
+
+
+def health_port(raw: str) -> int | None:
+    """``HEALTH_PORT``: empty for no health endpoint, else a TCP port from 1 to 65535."""
+    raw = raw.strip()
+    if not raw:
+        return None
+    if not (raw.isascii() and raw.isdigit()) or not 1 <= int(raw) <= 65535:
+        raise SettingsError(f"HEALTH_PORT must be a port number from 1 to 65535 (or empty to "
+                            f"switch the health endpoint off), not {raw!r}.")
+    return int(raw)
+
+
+_HOST_NAME = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?")
+
+
+def health_host(raw: str) -> str:
+    """``HEALTH_HOST``: the address the health endpoint listens on (default 127.0.0.1;
+    0.0.0.0 for every interface, as in a container)."""
+    host = raw.strip()
+    if not host:
+        return DEFAULT_HEALTH_HOST
+    try:
+        return str(ipaddress.ip_address(host.removeprefix("[").removesuffix("]")))
+    except ValueError:
+        pass
+    if _HOST_NAME.fullmatch(host) is None:
+        raise SettingsError(f"HEALTH_HOST must be an address to listen on, such as 127.0.0.1, "
+                            f"0.0.0.0 or localhost, not {raw!r}.")
+    return host

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import logging
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from dotenv import dotenv_values
 
-from bot.settings import SettingsError, load_settings
+from bot.settings import Settings, SettingsError, Timing, load_settings
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -61,3 +63,51 @@ def test_python_m_bot_without_a_token_exits_with_the_explanation(tmp_path):
                             capture_output=True, text=True, timeout=60)
     assert result.returncode == 2
     assert "DISCORD_TOKEN is not set" in result.stderr
+
+
+def test_the_health_endpoint_is_off_by_default():
+    settings = load_settings({"DISCORD_TOKEN": "t", "HEALTH_PORT": " "})
+    assert settings.health_port is None and settings.health_host == "127.0.0.1"
+
+
+@pytest.mark.parametrize(("env", "port", "host"), [
+    ({"HEALTH_PORT": "8080"}, 8080, "127.0.0.1"),
+    ({"HEALTH_PORT": " 1 ", "HEALTH_HOST": " 0.0.0.0 "}, 1, "0.0.0.0"),
+    ({"HEALTH_PORT": "65535", "HEALTH_HOST": "::"}, 65535, "::"),
+    ({"HEALTH_PORT": "9000", "HEALTH_HOST": "[::1]"}, 9000, "::1"),
+    ({"HEALTH_PORT": "9000", "HEALTH_HOST": "localhost"}, 9000, "localhost"),
+    ({"HEALTH_HOST": "bot.internal"}, None, "bot.internal"),
+])
+def test_the_health_settings_are_read(env, port, host):
+    settings = load_settings({"DISCORD_TOKEN": "t", **env})
+    assert (settings.health_port, settings.health_host) == (port, host)
+
+
+@pytest.mark.parametrize("raw", ["0", "65536", "-1", "80.5", "http", "８０８０", "²"])
+def test_a_bad_health_port_is_explained(raw):
+    with pytest.raises(SettingsError, match=r"HEALTH_PORT must be a port number from 1 to "
+                                            r"65535 \(or empty to switch the health"):
+        load_settings({"DISCORD_TOKEN": "t", "HEALTH_PORT": raw})
+
+
+@pytest.mark.parametrize("raw", ["http://0.0.0.0", "0.0.0.0:8080", "my host", "-x"])
+def test_a_bad_health_host_is_explained(raw):
+    with pytest.raises(SettingsError, match="HEALTH_HOST must be an address to listen on"):
+        load_settings({"DISCORD_TOKEN": "t", "HEALTH_HOST": raw})
+
+
+def test_settings_built_by_hand_keep_working_without_the_new_fields(tmp_path):
+    settings = Settings(token="t", database_path=tmp_path / "x.db", dev_guild_id=None,
+                        log_level=logging.INFO, timing=Timing(pause=0))
+    assert settings.health_port is None and settings.health_host == "127.0.0.1"
+
+
+def test_env_example_lists_every_setting_and_loads():
+    source = (ROOT / "bot" / "settings.py").read_text()
+    read = set(re.findall(r'env\.get\("([A-Z_]+)"', source))
+    example = dotenv_values(ROOT / ".env.example")
+    assert read <= set(example), f"missing from .env.example: {read - set(example)}"
+    assert {"HEALTH_PORT", "HEALTH_HOST"} <= read
+    values = {k: v or "" for k, v in example.items()}
+    settings = load_settings({**values, "DISCORD_TOKEN": "t"})
+    assert settings.health_port is None, "the example keeps the endpoint off"
