@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from datetime import UTC, datetime, timedelta
 
 
 class ManualClock:
@@ -37,3 +38,15 @@ class ManualClock:
     @property
     def sleepers(self) -> int:
         return sum(1 for _, f in self._waiters if not f.done())
+
+
+class FakeClock:
+    """Storage's clock in tests: it moves one second each time it is read, so every
+    stamp is distinct."""
+
+    def __init__(self, start: datetime = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)) -> None:
+        self.now = start
+
+    def __call__(self) -> datetime:
+        self.now += timedelta(seconds=1)
+        return self.now

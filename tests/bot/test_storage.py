@@ -11,7 +11,7 @@ import asyncio
 import json
 import random
 import sqlite3
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
@@ -44,28 +44,6 @@ from bot.storage import (
 GUILD, OTHER_GUILD = 1111, 2222
 CHANNEL, OTHER_CHANNEL = 51, 52
 T0 = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
-
-
-class FakeClock:
-    """A clock that moves one second each time it is read, so every stamp is distinct."""
-
-    def __init__(self) -> None:
-        self.now = T0
-
-    def __call__(self) -> datetime:
-        self.now += timedelta(seconds=1)
-        return self.now
-
-
-@pytest.fixture
-def db_path(tmp_path: Path) -> Path:
-    return tmp_path / "data" / "cardtable.db"
-
-
-@pytest.fixture
-async def store(db_path: Path) -> AsyncIterator[SQLiteStorage]:
-    async with await Storage.open(db_path, clock=FakeClock()) as opened:
-        yield opened
 
 
 def raw(path: Path, sql: str, params: Sequence[Any] = ()) -> list[tuple]:

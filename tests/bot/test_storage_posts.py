@@ -8,28 +8,16 @@ move's save stale. They are only hints: unreadable ones read as None.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from bot.storage import CorruptTable, SQLiteStorage, Storage, TableRow
-from tests.bot.test_storage import CHANNEL, GUILD, OTHER_CHANNEL, FakeClock, raw
+from tests.bot.test_storage import CHANNEL, GUILD, OTHER_CHANNEL, raw
 
 POSTS: dict[str, Any] = {"message_id": 901, "dm_channels": {"7": 555},
                          "hand_messages": {"7": 902}, "dm_closed": []}
-
-
-@pytest.fixture
-def db_path(tmp_path: Path) -> Path:
-    return tmp_path / "data" / "cardtable.db"
-
-
-@pytest.fixture
-async def store(db_path: Path) -> AsyncIterator[SQLiteStorage]:
-    async with await Storage.open(db_path, clock=FakeClock()) as opened:
-        yield opened
 
 
 async def row_in(store: SQLiteStorage, channel: int = CHANNEL) -> TableRow:

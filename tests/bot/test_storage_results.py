@@ -2,28 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
-
 import pytest
 
 from bot.storage import (
     STARTING_CHIPS,
     InvalidResult,
     SQLiteStorage,
-    Storage,
     is_counted,
     is_rated,
     moves_chips,
 )
 from bot.storage.results import check_seats, scopes
-from tests.bot.test_storage import GUILD, FakeClock, finished
-
-
-@pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[SQLiteStorage]:
-    async with await Storage.open(tmp_path / "cardtable.db", clock=FakeClock()) as opened:
-        yield opened
+from tests.bot.test_storage import GUILD, finished
 
 
 @pytest.mark.parametrize(("points", "completed", "stakes", "expected"), [
