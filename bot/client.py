@@ -9,18 +9,21 @@ hash is kept in storage's meta).
 
 from __future__ import annotations
 
-import hashlib
-import json
+import asyncio
 import logging
+import math
+from collections import Counter
 from typing import Any
 
 import discord
+from discord import app_commands
 from discord.ext import commands
 
-from bot import views
+from bot import answers, commandsync, replies, views
 from bot.ai import AIRunner
 from bot.croupier import Croupier
 from bot.games import GameUI
+from bot.health import HealthServer, Metrics
 from bot.settings import Settings, Timing
 from bot.storage import Store, open_storage
 from bot.timers import Clock, SystemClock
@@ -39,7 +42,23 @@ def default_extensions() -> dict[str, str | None]:
             **{name: None for name in SHARED_EXTENSIONS[1:]}}
 
 
-TREE_HASH_KEY = "command_tree_hash"
+# How long closing waits for steps in flight (a move being saved, a table edit).
+DRAIN_TIMEOUT = 20.0
+
+
+class CardTableTree(app_commands.CommandTree[Any]):
+    """Refuses commands while the bot shuts down; a failing command is answered."""
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        if answers.shutting_down(interaction):
+            await replies.reply(interaction, answers.SHUTTING_DOWN)
+            return False
+        return True
+
+    async def on_error(self, interaction: discord.Interaction,
+                       error: app_commands.AppCommandError) -> None:
+        cause = error.original if isinstance(error, app_commands.CommandInvokeError) else error
+        await answers.failed(interaction, cause)
 
 
 class CardTableBot(commands.AutoShardedBot):
@@ -49,7 +68,7 @@ class CardTableBot(commands.AutoShardedBot):
                  ai: AIRunner | None = None, **options: Any):
         intents = discord.Intents.default()  # no members, presences or message content
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
-                         help_command=None, **options)
+                         help_command=None, tree_cls=CardTableTree, **options)
         self.settings = settings
         self.timing = timing or settings.timing
         self.clock = clock or SystemClock()
@@ -62,6 +81,11 @@ class CardTableBot(commands.AutoShardedBot):
         self.seed = seed  # tests: reproducible shuffles
         self.ai = ai  # tests: a cheap AI runner; None = the default (a worker process)
         self.synced = False  # whether this start-up pushed the command tree to Discord
+        self.closing = False  # shutting down: clicks and commands are refused politely
+        self.metrics = Metrics()
+        self.health: HealthServer | None = None
+        self.components = answers.ComponentPatterns()
+        self._watchdogs: set[asyncio.Task[None]] = set()
 
     @property
     def store(self) -> Store:
@@ -83,7 +107,15 @@ class CardTableBot(commands.AutoShardedBot):
         if self._store is None:
             self._store = await open_storage(self.settings.database_path)
         self._croupier = Croupier(self, self._store, self.game_uis, self.timing, self.clock,
-                                  seed=self.seed, ai=self.ai)
+                                  seed=self.seed, ai=self.ai, metrics=self.metrics)
+        manager = self._croupier.manager
+        self.metrics.watch(
+            live_tables=lambda: Counter(t.status for t in manager.all()),
+            gateway_latency=lambda: self.latency if self.shards else math.nan)
+        if self.settings.health_port is not None:
+            self.health = HealthServer(self.metrics, lambda: self.is_ready() and self.is_set_up,
+                                       self.settings.health_host, self.settings.health_port)
+            await self.health.start()
         self.add_dynamic_items(*views.DYNAMIC_ITEMS)
         present = set(available_games())
         for extension, game in self.extensions_wanted.items():
@@ -95,35 +127,39 @@ class CardTableBot(commands.AutoShardedBot):
         log.info("restored %d table(s)", len(tables))
         await self.sync_commands_if_changed()
 
-    def tree_payload(self) -> list[dict[str, Any]]:
-        guild = self._dev_guild()
-        commands_ = self.tree.get_commands(guild=guild) if guild else self.tree.get_commands()
-        return sorted((c.to_dict(self.tree) for c in commands_), key=lambda c: c["name"])
-
-    def _dev_guild(self) -> discord.Object | None:
-        gid = self.settings.dev_guild_id
-        return discord.Object(gid) if gid else None
-
     async def sync_commands_if_changed(self) -> bool:
-        """Sync only when the tree differs from the last synced one (Discord rate-limits syncs)."""
-        guild = self._dev_guild()
-        if guild is not None:
-            self.tree.copy_global_to(guild=guild)
-        digest = hashlib.sha256(json.dumps(self.tree_payload(), sort_keys=True,
-                                           default=str).encode()).hexdigest()
-        key = f"{TREE_HASH_KEY}:{guild.id if guild else 'global'}"
-        if await self.store.get_meta(key) == digest:
-            log.info("slash commands unchanged: not syncing")
-            return False
-        await self.tree.sync(guild=guild)
-        await self.store.set_meta(key, digest)
-        self.synced = True
-        log.info("slash commands synced (%s)", f"guild {guild.id}" if guild else "global")
-        return True
+        self.synced = await commandsync.sync_if_changed(self.tree, self.store,
+                                                        self.settings.dev_guild_id) or self.synced
+        return self.synced
+
+    def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
+        super().add_dynamic_items(*items)
+        self.components.add(items)
+
+    def remove_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
+        super().remove_dynamic_items(*items)
+        self.components.remove(items)
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """Every interaction: counted, watched until answered, refused if no component
+        of ours takes it."""
+        self.metrics.count_interaction()
+        if await answers.unknown_component(interaction, self.components):
+            return
+        task = asyncio.create_task(answers.watch(interaction))
+        self._watchdogs.add(task)
+        task.add_done_callback(self._watchdogs.discard)
 
     async def close(self) -> None:
+        """Stop taking clicks, let the steps in flight finish and save, then close."""
+        self.closing = True
+        if self.health is not None:
+            await self.health.close()
         if self._croupier is not None:
+            await self._croupier.drain(DRAIN_TIMEOUT)
             await self._croupier.close()
+        for task in list(self._watchdogs):
+            task.cancel()
         await super().close()
         if self._store is not None and self._owns_store:
             await self._store.close()

@@ -16,6 +16,9 @@ crashes on them.
 
 from __future__ import annotations
 
+import asyncio
+import logging
+
 import discord
 
 from bot.ai import AIRunner
@@ -27,6 +30,7 @@ from bot.driver import Driver
 from bot.endings import Endings
 from bot.games import GameUI
 from bot.hands import Hands
+from bot.health import Metrics
 from bot.lobby import Lobby
 from bot.manager import TableManager
 from bot.moves import Moves
@@ -40,16 +44,18 @@ from bot.tasks import TableTasks
 from bot.timers import Clock, TableTimers
 from engine.core import Game
 
+log = logging.getLogger(__name__)
+
 
 class Croupier:
     def __init__(self, client: discord.Client, store: Store, uis: dict[str, GameUI],
                  timing: Timing, clock: Clock, seed: int | None = None,
-                 ai: AIRunner | None = None):
+                 ai: AIRunner | None = None, metrics: Metrics | None = None):
         self.store = store
         self.uis = uis
         self.clock = clock
         self.manager = TableManager(store, self._engine_of)
-        self.steps = Steps(self.manager, clock, timing.lock_patience)
+        self.steps = Steps(self.manager, clock, timing.lock_patience, metrics)
         self.poster = Poster(client)
         self.tasks = TableTasks()
         self.ai = ai if ai is not None else AIRunner()
@@ -126,10 +132,25 @@ class Croupier:
             await save_posts(self.manager, table)
         self.driver.kick(table)
 
+    async def drain(self, timeout: float) -> bool:
+        """Wait for a moment when no step holds a table and no table edit is pending
+        (a move being saved finishes and shows); False if ``timeout`` passed first."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while self.manager.any_locked() or self.board.edits.pending():
+            if loop.time() >= deadline:
+                log.warning("closing with steps still running after %.0f s", timeout)
+                return False
+            await asyncio.sleep(0.01)
+        return True
+
     async def close(self) -> None:
-        """Stop every task of the croupier and wait for them (before the cogs go away)."""
-        await self.tasks.close()
-        await self.timers.close()
+        """Stop every task of the croupier and wait for them (before the cogs go away).
+
+        Drivers and timers are cancelled together, with no await in between: after a
+        drain none holds a table, so none is cut off in the middle of a step."""
+        stopped = self.tasks.cancel_all() + self.timers.cancel_all()
+        await asyncio.gather(*stopped, return_exceptions=True)
         await self.board.edits.close()
         self.ai.close()
 

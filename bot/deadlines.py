@@ -93,6 +93,7 @@ class Deadlines:
             table, lambda t: t.time_out(self.clock.now(), playing(action)), seat=seat)
         if not outcome.saved:
             return
+        self.steps.moved()
         await self.presenter.deal_reports(outcome)
         await self.hands.retire_menu(table, seat, note=f"⏰ Time ran out: I played "
                                                        f"{render.label(action_code(action))} "

@@ -102,6 +102,8 @@ class Driver:
             table, lambda t: t.run_automation(kind, self.clock.now(), policy))
         if not outcome.saved:
             raise RuntimeError("cannot save an automatic step")
+        if kind in ("ai", "away"):
+            self.steps.moved()
         await self.presenter.deal_reports(outcome)
         # A new deal too: the first to act gets their hand by DM like any turn (the others
         # on their turn, or under My hand), which keeps a deal to one message per player.

@@ -17,6 +17,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.health import Metrics
 from bot.manager import TableManager
 from bot.tables import Table, TableError, deal_reports
 from bot.timers import Clock
@@ -48,10 +49,17 @@ class Outcome:
 
 
 class Steps:
-    def __init__(self, manager: TableManager, clock: Clock, patience: float):
+    def __init__(self, manager: TableManager, clock: Clock, patience: float,
+                 metrics: Metrics | None = None):
         self.manager = manager
         self.clock = clock
         self.patience = patience  # how long a click waits for a busy table before on_wait
+        self.metrics = metrics
+
+    def moved(self) -> None:
+        """A move (a player's, or one the bot made for a seat) was saved."""
+        if self.metrics is not None:
+            self.metrics.count_move()
 
     @contextlib.asynccontextmanager
     async def hold(self, table: Table, on_wait: OnWait | None = None) -> AsyncIterator[bool]:
@@ -85,8 +93,11 @@ class Steps:
             seat, action = table.check_move(user_id, step, code)
         except TableError as error:
             return Outcome(table, saved=False, refusal=error, seat=table.seat_of(user_id))
-        return await self.apply(table, lambda t: t.apply(seat, action, self.clock.now()),
-                                seat=seat)
+        outcome = await self.apply(table, lambda t: t.apply(seat, action, self.clock.now()),
+                                   seat=seat)
+        if outcome.saved:
+            self.moved()
+        return outcome
 
     async def apply(self, table: Table, change: Change, *, seat: int | None = None) -> Outcome:
         """Run ``change`` on the table and save it once; on a failed save the table is put

@@ -42,8 +42,12 @@ class TableTasks:
         return (any(not t.done() for t in self.drivers.values())
                 or any(not t.done() for t in self._background))
 
-    async def close(self) -> None:
+    def cancel_all(self) -> list[asyncio.Task[Any]]:
+        """Cancel every task now (no await: see ``Croupier.close``); returns them."""
         tasks = list(self.drivers.values()) + list(self._background)
         for task in tasks:
             task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        return tasks
+
+    async def close(self) -> None:
+        await asyncio.gather(*self.cancel_all(), return_exceptions=True)

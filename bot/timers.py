@@ -80,11 +80,16 @@ class TableTimers:
         task = self._tasks.get(table_id)
         return task is not None and not task.done()
 
-    async def close(self) -> None:
+    def cancel_all(self) -> list[asyncio.Task[None]]:
+        """Cancel every timer now (no await: see ``Croupier.close``); returns them."""
         tasks = list(self._tasks.values())
         self._tasks.clear()
         for task in tasks:
             task.cancel()
+        return tasks
+
+    async def close(self) -> None:
+        tasks = self.cancel_all()
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task

@@ -15,7 +15,7 @@ from typing import Any, Protocol, cast
 
 import discord
 
-from bot import custom_ids, render
+from bot import answers, custom_ids, render
 from engine import cards
 
 SELECT_OPTIONS = 25
@@ -72,8 +72,8 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=custom_ids
         return cls(match["table"], int(match["version"]), match["action"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await croupier_of(interaction).lobby_click(interaction, self.table_id, self.step,
-                                                   self.action)
+        await answers.run_click(interaction, lambda: croupier_of(interaction).lobby_click(
+            interaction, self.table_id, self.step, self.action))
 
 
 class HandButton(discord.ui.DynamicItem[discord.ui.Button], template=custom_ids.HAND_TEMPLATE):
@@ -89,7 +89,8 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button], template=custom_ids.
         return cls(match["table"], int(match["version"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await croupier_of(interaction).hand_click(interaction, self.table_id)
+        await answers.run_click(interaction, lambda: croupier_of(interaction).hand_click(
+            interaction, self.table_id))
 
 
 class MoveSelect(discord.ui.DynamicItem[discord.ui.Select], template=custom_ids.PLAY_TEMPLATE):
@@ -110,7 +111,8 @@ class MoveSelect(discord.ui.DynamicItem[discord.ui.Select], template=custom_ids.
     async def callback(self, interaction: discord.Interaction) -> None:
         values = self.item.values
         code = values[0] if values else ""
-        await croupier_of(interaction).move_click(interaction, self.table_id, self.step, code)
+        await answers.run_click(interaction, lambda: croupier_of(interaction).move_click(
+            interaction, self.table_id, self.step, code))
 
 
 class ActButton(discord.ui.DynamicItem[discord.ui.Button], template=custom_ids.ACT_TEMPLATE):
@@ -127,8 +129,8 @@ class ActButton(discord.ui.DynamicItem[discord.ui.Button], template=custom_ids.A
         return cls(match["table"], int(match["version"]), match["code"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await croupier_of(interaction).move_click(interaction, self.table_id, self.step,
-                                                  self.code)
+        await answers.run_click(interaction, lambda: croupier_of(interaction).move_click(
+            interaction, self.table_id, self.step, self.code))
 
 
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
