@@ -1,7 +1,8 @@
 """``python -m benchmarks engine GAME [--seconds S] [--players N]``
 ``python -m benchmarks ai-speed GAME [--level L] [--positions N] [--players N]``
 ``python -m benchmarks ai-strength GAME --a LEVEL --b LEVEL [--games N] [--players N]``
-``python -m benchmarks step GAME [--moves N]``"""
+``python -m benchmarks step GAME [--moves N]``
+``python -m benchmarks answers [--moves N] [--hold S] [--every S]``"""
 
 from __future__ import annotations
 
@@ -38,8 +39,18 @@ def main(argv: list[str] | None = None) -> int:
     stp = commands.add_parser("step", help="the move step (check, apply, save) on SQLite")
     stp.add_argument("game", choices=game_ids())
     stp.add_argument("--moves", type=int, default=3000)
+    ans = commands.add_parser("answers", help="click answer latency while the database "
+                                                "is slow (the bot on the fake Discord)")
+    ans.add_argument("--moves", type=int, default=600)
+    ans.add_argument("--hold", type=float, default=3.5, help="seconds the lock is held")
+    ans.add_argument("--every", type=float, default=5.0,
+                     help="seconds from one hold to the next")
     args = parser.parse_args(argv)
-    if args.command == "step":
+    if args.command == "answers":
+        from benchmarks import answers as answers_bench  # the bot and the fake Discord
+
+        result = answers_bench.run(args.moves, args.hold, args.every)
+    elif args.command == "step":
         from benchmarks import step as step_bench  # the bot only loads for this one
 
         result = step_bench.run(args.game, args.moves)

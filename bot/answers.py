@@ -11,8 +11,9 @@ Four guards, each written once:
 * ``failed``: that answer and that log line (the command tree's ``on_error``
   uses it too).
 * ``unknown_component``: a click whose custom_id matches no component the bot
-  registered (forged, from an older version of the bot, malformed) is answered
-  "This button is no longer active".
+  registered (forged, from an older version of the bot, malformed), or whose
+  component its message does not show (discord.py drops those silently), is
+  answered "This button is no longer active".
 """
 
 from __future__ import annotations
@@ -120,13 +121,27 @@ class ComponentPatterns:
         return any(p.fullmatch(custom_id) for p in self._patterns.values())
 
 
+def _on_message(interaction: discord.Interaction, custom_id: str) -> bool:
+    """Whether the clicked message shows this component: discord.py drops a click whose
+    component is not on its message without a word (a forged or replayed click)."""
+    message = interaction.message
+    if message is None:
+        return False
+    data: dict[str, Any] = dict(interaction.data or {})
+    kind = data.get("component_type")
+    view_cls = discord.ui.LayoutView if message.flags.components_v2 else discord.ui.View
+    view = view_cls.from_message(message, timeout=None)
+    return any(item.type.value == kind and getattr(item, "custom_id", None) == custom_id
+               for item in view.walk_children())
+
+
 async def unknown_component(interaction: discord.Interaction,
                             patterns: ComponentPatterns) -> bool:
     """Answer a click no registered component will take; True if it was one."""
     if interaction.type is not discord.InteractionType.component:
         return False
     custom_id = custom_id_of(interaction)
-    if patterns.known(custom_id):
+    if patterns.known(custom_id) and _on_message(interaction, custom_id):
         return False
     log.info("%s: no component takes it", describe(interaction))
     await replies.reply(interaction, NO_LONGER_ACTIVE)

@@ -47,7 +47,6 @@ class Moves:
     async def hand_click(self, interaction: discord.Interaction, table_id: str | None,
                          table: Table | None = None) -> None:
         """The table's My hand button (and ``/<game> hand``): the hand, ephemerally."""
-        replies.answers_with_new_message(interaction)
         async with self.clicks.table(interaction, table_id, table=table,
                                      channel_bound=interaction.guild_id is not None) as found:
             if found is None:

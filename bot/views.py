@@ -15,7 +15,7 @@ from typing import Any, Protocol, cast
 
 import discord
 
-from bot import answers, custom_ids, render
+from bot import answers, custom_ids, render, replies
 from engine import cards
 
 SELECT_OPTIONS = 25
@@ -89,6 +89,7 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button], template=custom_ids.
         return cls(match["table"], int(match["version"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
+        replies.answers_with_new_message(interaction)  # a deferral shows "thinking…"
         await answers.run_click(interaction, lambda: croupier_of(interaction).hand_click(
             interaction, self.table_id))
 

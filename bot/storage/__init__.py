@@ -45,6 +45,7 @@ from bot.storage.rows import (
     MigrationFailed,
     SchemaTooNew,
     SeatResult,
+    StorageBusy,
     StorageError,
     StoreInfo,
     TableExists,
@@ -69,7 +70,7 @@ __all__ = [
     "GLOBAL_SCOPE", "MIGRATIONS", "STARTING_CHIPS", "STATUSES", "ChannelBusy", "ChipBalance",
     "ChipsNotConserved", "ChipsRow", "Clock", "CorruptTable", "FinishedGame", "GameStats",
     "GameSummary", "InvalidResult", "LeaderboardRow", "MigrationFailed", "SQLiteStorage",
-    "SchemaTooNew", "SeatResult", "Storage", "StorageError", "Store", "StoreInfo",
+    "SchemaTooNew", "SeatResult", "Storage", "StorageBusy", "StorageError", "Store", "StoreInfo",
     "TableExists", "TableRow", "VersionConflict", "is_counted", "is_rated", "load_migrations",
     "migration_files", "moves_chips", "open_storage", "split_statements", "utc_now",
 ]

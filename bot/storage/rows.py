@@ -27,6 +27,11 @@ class StorageError(Exception):
     """Base of the errors storage raises on purpose."""
 
 
+class StorageBusy(StorageError):
+    """The database stayed busy longer than the store waits (another process holds its
+    write lock, or this process queued too much): nothing was written."""
+
+
 class VersionConflict(StorageError):
     """``save_table`` found another version than expected: someone saved in between.
 

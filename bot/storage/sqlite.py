@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
@@ -40,6 +41,7 @@ from bot.storage.rows import (
     GameStats,
     GameSummary,
     LeaderboardRow,
+    StorageBusy,
     StorageError,
     StoreInfo,
     TableExists,
@@ -57,6 +59,8 @@ from bot.storage.values import (
 )
 
 DEFAULT_DATABASE_PATH: Final = "data/cardtable.db"
+
+log = logging.getLogger(__name__)
 
 Clock = Callable[[], datetime]
 P = ParamSpec("P")
@@ -110,12 +114,16 @@ async def _use_wal(conn: aiosqlite.Connection, timeout_s: float) -> None:
 class SQLiteStorage(Store):
     """The SQLite backend: ``await SQLiteStorage.open(path)``."""
 
-    def __init__(self, conn: aiosqlite.Connection, location: str, clock: Clock):
+    def __init__(self, conn: aiosqlite.Connection, location: str, clock: Clock,
+                 wait_s: float = 5.0):
         self._conn = conn
         self._location = location
         self._clock = clock
         self._lock = asyncio.Lock()
         self._closed = False
+        # The longest a transaction waits for its turn on the connection, and again for
+        # SQLite's lock (busy_timeout): a bounded wait, then StorageBusy, never a hang.
+        self._wait_s = wait_s
 
     @classmethod
     async def open(cls, path: str | Path = DEFAULT_DATABASE_PATH, *,
@@ -143,7 +151,7 @@ class SQLiteStorage(Store):
         except BaseException:
             await conn.close()
             raise
-        return cls(conn, location, clock)
+        return cls(conn, location, clock, wait_s=busy_timeout_ms / 1000)
 
     async def close(self) -> None:
         async with self._lock:
@@ -155,11 +163,24 @@ class SQLiteStorage(Store):
     async def _transaction(self, write: bool = True) -> AsyncIterator[aiosqlite.Connection]:
         """One transaction, alone on the connection. IMMEDIATE takes the write lock up front,
         so a writer never fails half-way on another process's lock."""
-        async with self._lock:
+        try:
+            await asyncio.wait_for(self._lock.acquire(), self._wait_s)
+        except TimeoutError:
+            log.warning("storage: waited %.1f s for the connection; giving up", self._wait_s)
+            raise StorageBusy(f"The database stayed busy for {self._wait_s:.1f} s.") from None
+        try:
             if self._closed:
                 raise StorageError("The storage is closed.")
             conn = self._conn
-            await conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+            try:
+                await conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+            except sqlite3.OperationalError as error:
+                if error.sqlite_errorcode & 0xFF != sqlite3.SQLITE_BUSY:
+                    raise
+                log.warning("storage: the database stayed locked for %.1f s (another "
+                            "process?); giving up", self._wait_s)
+                raise StorageBusy(f"The database stayed locked for {self._wait_s:.1f} s."
+                                  ) from error
             try:
                 yield conn
                 await conn.execute("COMMIT")
@@ -167,6 +188,8 @@ class SQLiteStorage(Store):
                 if conn.in_transaction:
                     await conn.execute("ROLLBACK")
                 raise
+        finally:
+            self._lock.release()
 
     async def _read(self, query: Callable[Concatenate[aiosqlite.Connection, P], Awaitable[T]],
                     *args: P.args, **kwargs: P.kwargs) -> T:

@@ -36,8 +36,8 @@ def cheap_ai() -> AIRunner:
 
 async def make_bot(path: Path, *, timing: Timing = FAST, clock: ManualClock | None = None,
                    extensions: dict[str, str | None] | None = None, seed: int | None = 7,
-                   ai: AIRunner | None = None) -> CardTableBot:
-    store = await Storage.open(path)
+                   ai: AIRunner | None = None, store_wait_ms: int = 5000) -> CardTableBot:
+    store = await Storage.open(path, busy_timeout_ms=store_wait_ms)
     settings = Settings(token="fake-token", database_path=path, dev_guild_id=None,
                         log_level=20, timing=timing)
     bot = CardTableBot(settings, store=store, clock=clock or ManualClock(), timing=timing,

@@ -203,6 +203,22 @@ class FakeDiscord:
         data = {"custom_id": custom_id, "component_type": comp["type"], "values": list(values)}
         return await self._component(user, message, data)
 
+    async def forge(
+        self,
+        user: FakeUser,
+        message: FakeMessage,
+        custom_id: str,
+        *,
+        component_type: int = 2,
+        values: list[str] | None = None,
+    ) -> Interaction:
+        """A click a modified client sends: any custom_id and values on `message`, with
+        no check that the message shows such a component (only that `user` sees it)."""
+        data: dict[str, Any] = {"custom_id": custom_id, "component_type": component_type}
+        if values is not None:
+            data["values"] = list(values)
+        return await self._component(user, message, data)
+
     async def submit_modal(self, ix: Interaction, values: dict[str, Any]) -> Interaction:
         """The user of `ix` fills the modal the bot answered with and submits it:
         `values` maps custom_id -> text (text inputs) or list of values (selects)."""

@@ -1,0 +1,103 @@
+"""How fast a click is answered while the database is slow.
+
+``python -m benchmarks answers [--moves N] [--hold S] [--every S]`` runs the real
+bot on the fake Discord of the tests (loopback, no network), plays Jazz moves
+through the players' DM menus, and meanwhile a second connection — another
+process, a backup — takes SQLite's write lock for ``--hold`` seconds every
+``--every`` seconds. It prints the answer latency of the move clicks (from the
+click to the bot's first response, as Discord times it) p50 / p95 / p99 / max,
+how many were deferred, answered late (over 3 s) or told their save failed, as
+one JSON line last.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import sqlite3
+import statistics
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from bot.presenter import SAVE_FAILED
+from tests.cogs.harness import GameDriver, idle, make_bot
+from tests.cogs.test_jazz_e2e import JAZZ_ONLY, start_jazz
+from tests.fakediscord import FakeDiscord
+
+COMPONENT = 3  # an interaction of a button or select
+DEFERRED_UPDATE = 6
+
+
+async def hold_now_and_then(path: Path, hold: float, every: float, stop: asyncio.Event) -> int:
+    """Take the database's write lock for ``hold`` s every ``every`` s; how many times."""
+    times, gap = 0, 0.2  # the first hold comes at once
+    while not stop.is_set():
+        try:
+            await asyncio.wait_for(stop.wait(), gap)
+            break
+        except TimeoutError:
+            pass
+        other = sqlite3.connect(path, isolation_level=None, timeout=30)
+        other.execute("BEGIN IMMEDIATE")
+        times += 1
+        try:
+            await asyncio.sleep(hold)
+        finally:
+            other.execute("ROLLBACK")
+            other.close()
+        gap = every - hold
+    return times
+
+
+async def measure(moves: int, hold: float, every: float, seed: int = 1) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "bench.db"
+        async with FakeDiscord() as fake:
+            users = [fake.add_user(name) for name in ("alice", "bob", "cy")]
+            general = fake.channel("general")
+            bot = await make_bot(path, extensions=JAZZ_ONLY)
+            async with fake.running(bot):
+                stop = asyncio.Event()
+                holder = asyncio.create_task(hold_now_and_then(path, hold, every, stop))
+                clicks = await _play(fake, bot, general, users, moves, random.Random(seed))
+                stop.set()
+                holds = await holder
+                await idle(bot, timeout=30)
+            fake.allow_violations = True  # late answers are counted below, not raised
+    acks = sorted(ix.responded_at - ix.dispatched_at for ix in clicks
+                  if ix.responded_at is not None)
+    return {"benchmark": "answers", "game": "jazz", "clicks": len(clicks),
+            "hold_s": hold, "every_s": every, "storage_holds": holds,
+            "ack_p50_ms": _ms(statistics.median(acks)),
+            "ack_p95_ms": _ms(acks[int(len(acks) * 0.95)]),
+            "ack_p99_ms": _ms(acks[int(len(acks) * 0.99)]),
+            "ack_max_ms": _ms(acks[-1]),
+            "deferred": sum(ix.response.type == DEFERRED_UPDATE for ix in clicks),
+            "late_over_3s": sum(bool(ix.late) for ix in clicks) + len(clicks) - len(acks),
+            "told_save_failed": sum(any(SAVE_FAILED in f.text() for f in ix.followups)
+                                    for ix in clicks)}
+
+
+async def _play(fake: FakeDiscord, bot: Any, general: Any, users: list[Any], moves: int,
+                rng: random.Random) -> list[Any]:
+    """Move clicks until ``moves`` were sent; a new game whenever one ends."""
+    clicks: list[Any] = []
+    while len(clicks) < moves:
+        await start_jazz(fake, general, users)
+        driver = GameDriver(fake, bot, general, users, rng)
+        while len(driver.answered) < moves - len(clicks) and await driver.play_one():
+            pass
+        clicks += driver.answered
+        await idle(bot, timeout=30)
+        if bot.croupier.manager.in_channel(general.id) is not None:
+            break  # the game is still on: enough clicks
+    return clicks
+
+
+def _ms(seconds: float) -> float:
+    return round(seconds * 1000, 1)
+
+
+def run(moves: int = 600, hold: float = 3.5, every: float = 5.0) -> dict[str, Any]:
+    return asyncio.run(measure(moves, hold, every))
