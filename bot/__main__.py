@@ -1,4 +1,9 @@
-"""``python -m bot``: start the bot with the settings from the environment or ``.env``."""
+"""``python -m bot``: start the bot with the settings from the environment or ``.env``.
+
+Exit status: 0 after a stop (SIGTERM, SIGINT/Ctrl+C); 2 for something a person must
+fix (a bad setting, a token Discord refuses, a missing invite scope); 1 when Discord
+cannot be reached (bot.lifecycle). Those say why in a sentence on stderr.
+"""
 
 from __future__ import annotations
 
@@ -16,11 +21,14 @@ def main() -> int:
         return 2
     logging.basicConfig(level=settings.log_level,
                         format="%(asctime)s %(levelname)-8s %(name)s: %(message)s")
-    from bot.client import CardTableBot  # after the settings: a missing token needs no discord
+    # After the settings: a missing token needs no discord.
+    from bot import lifecycle
+    from bot.client import CardTableBot
 
+    lifecycle.quiet_voice_warnings()  # before the client is made: it warns in __init__
     bot = CardTableBot(settings)
-    bot.run(settings.token, log_handler=None)
-    return 0
+    lifecycle.announce_ready(bot)
+    return lifecycle.run(bot, settings.token)
 
 
 if __name__ == "__main__":

@@ -86,6 +86,7 @@ class CardTableBot(commands.AutoShardedBot):
         self.health: HealthServer | None = None
         self.components = answers.ComponentPatterns()
         self._watchdogs: set[asyncio.Task[None]] = set()
+        self._shutdown_task: asyncio.Task[None] | None = None  # (discord.py has _closing_task)
 
     @property
     def store(self) -> Store:
@@ -151,7 +152,17 @@ class CardTableBot(commands.AutoShardedBot):
         task.add_done_callback(self._watchdogs.discard)
 
     async def close(self) -> None:
-        """Stop taking clicks, let the steps in flight finish and save, then close."""
+        """Stop taking clicks, let the steps in flight finish and save, then close.
+
+        Once: a second call (a second signal, discord.py's own close after a failed
+        connection) waits for the first."""
+        if self._shutdown_task is None:
+            self._shutdown_task = asyncio.create_task(self._close())
+        elif self._shutdown_task is asyncio.current_task():
+            return  # discord.py's own close, called from inside ours
+        await asyncio.shield(self._shutdown_task)
+
+    async def _close(self) -> None:
         self.closing = True
         if self.health is not None:
             await self.health.close()

@@ -16,6 +16,8 @@ from typing import Any
 
 import discord
 
+from bot.attachments import for_edit, for_send
+
 log = logging.getLogger(__name__)
 
 CANNOT_DM = 50007  # Discord: "Cannot send messages to this user"
@@ -41,7 +43,7 @@ class Poster:
                    ) -> discord.Message | None:
         """Post a message; None if Discord refused (logged)."""
         try:
-            return await self.channel(channel_id, guild_id).send(**kwargs)
+            return await self.channel(channel_id, guild_id).send(**for_send(kwargs))
         except discord.HTTPException as error:
             log.warning("cannot post in channel %s: %s", channel_id, error)
             return None
@@ -51,7 +53,7 @@ class Poster:
         """Edit a message; raises ``Gone`` if it was deleted, False on other refusals."""
         message = self.channel(channel_id, guild_id).get_partial_message(message_id)
         try:
-            await message.edit(**kwargs)
+            await message.edit(**for_edit(kwargs))
             return True
         except discord.NotFound as error:
             if error.code in (UNKNOWN_MESSAGE, 0):
@@ -71,7 +73,7 @@ class Poster:
         """DM a user; ``DMClosed`` if they do not accept DMs, None on other errors."""
         try:
             channel = await self.dm_channel(user_id, known_channel)
-            return await channel.send(**kwargs)
+            return await channel.send(**for_send(kwargs))
         except discord.Forbidden as error:
             # 50007 is the documented answer for closed DMs; any 403 on a DM means the same.
             log.info("DMs to %s are closed (%s)", user_id, error.code)

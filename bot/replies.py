@@ -20,6 +20,7 @@ from typing import Any
 import discord
 
 from bot import render
+from bot.attachments import Picture, for_edit, for_send
 
 log = logging.getLogger(__name__)
 
@@ -50,13 +51,15 @@ def _answered(interaction: discord.Interaction) -> None:
 
 async def reply(interaction: discord.Interaction, content: str | None = None, *,
                 embed: discord.Embed | None = None, view: discord.ui.View | None = None,
-                file: discord.File | None = None, ephemeral: bool = True) -> None:
+                file: discord.File | None = None, picture: Picture | None = None,
+                ephemeral: bool = True) -> None:
     """A new message answering the interaction (or a follow-up once it was answered)."""
     kwargs: dict[str, Any] = {"content": render.content(content) if content else None,
                               "ephemeral": ephemeral, "allowed_mentions": NO_PINGS}
     for name, value in (("embed", embed), ("view", view), ("file", file)):
         if value is not None:
             kwargs[name] = value
+    kwargs = for_send({**kwargs, "picture": picture})
     async with _lock(interaction):
         try:
             if not interaction.response.is_done():
@@ -78,6 +81,7 @@ async def reply(interaction: discord.Interaction, content: str | None = None, *,
 
 async def update(interaction: discord.Interaction, **kwargs: Any) -> None:
     """Replace the clicked message (DM hand, ephemeral hand, lobby) in the response."""
+    kwargs = for_edit(kwargs)
     async with _lock(interaction):
         try:
             if interaction.response.is_done():

@@ -1,12 +1,26 @@
-"""Start-up: commands synced only when the tree changed; cogs of missing engines left out."""
+"""Start-up: commands synced only when the tree changed, and cleared in a former dev
+server; cogs of missing engines left out; a start that fails says why in a sentence;
+the ready line; no voice warnings."""
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
+import logging
+import re
+import socket
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+import discord
+import pytest
+from discord.voice_client import VoiceClient
 
 from bot import client as client_module
+from bot import lifecycle
 from tests.cogs.harness import make_bot
 from tests.cogs.test_commands import ALL
+from tests.cogs.test_process import NEEDED, READY, run_to_exit
 
 
 async def test_commands_are_synced_once_and_again_only_after_a_change(fake_discord, tmp_path):
@@ -63,3 +77,189 @@ async def test_python_m_bot_runs_a_table(fake_discord, tmp_path):
     finally:
         proc.kill()
         await proc.wait()
+
+
+# ------------------------------------------------------------------ failing to start
+
+
+def one_or_two_sentences(text: str) -> bool:
+    return 1 <= len(re.findall(r"[.!?](?:\s|$)", text)) <= 2
+
+
+async def test_python_m_bot_with_a_token_discord_refuses_says_so(fake_discord, tmp_path):
+    exited = await run_to_exit(fake_discord, tmp_path, DISCORD_TOKEN="not-the-token")
+    assert exited.status == 2  # as a bad setting: starting again does not help
+    assert "Traceback" not in exited.stderr
+    [sentence] = [line for line in exited.stderr.splitlines() if "DISCORD_TOKEN" in line]
+    assert sentence.startswith("Discord refused the token (DISCORD_TOKEN)")
+    assert "Developer Portal" in sentence and one_or_two_sentences(sentence)
+    assert not (tmp_path / "bot.db").exists()  # it stopped before it opened anything
+
+
+def closed_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]  # nothing listens there once it is closed
+
+
+@pytest.mark.parametrize("where, reason", [
+    ("closed port", "Connection refused"),
+    ("unknown host", ""),  # the resolver's words differ between systems
+])
+async def test_python_m_bot_without_network_says_so(fake_discord, tmp_path, where, reason):
+    url = (f"http://127.0.0.1:{closed_port()}" if where == "closed port"
+           else "http://discord.invalid")  # .invalid never resolves (RFC 2606)
+    exited = await run_to_exit(fake_discord, tmp_path, FAKEDISCORD_URL=url)
+    assert exited.status == 1  # it may pass by itself: a supervisor may start it again
+    assert "Traceback" not in exited.stderr
+    [sentence] = [line for line in exited.stderr.splitlines()
+                  if line.startswith("Cannot reach Discord")]
+    host = urlsplit(url).hostname
+    assert f"({host}:" in sentence and reason in sentence
+    assert "check the network" in sentence and one_or_two_sentences(sentence)
+
+
+async def test_python_m_bot_says_when_discord_has_a_server_error(fake_discord, tmp_path):
+    fake_discord.fail_next("GET", "/users/@me", 503)  # the log-in's first request
+    exited = await run_to_exit(fake_discord, tmp_path)
+    assert exited.status == 1 and "Traceback" not in exited.stderr
+    [sentence] = [line for line in exited.stderr.splitlines() if "server error" in line]
+    assert sentence.startswith("Discord answered with a server error (503)")
+    assert "discordstatus.com" in sentence and one_or_two_sentences(sentence)
+
+
+async def test_python_m_bot_without_the_commands_scope_says_how_to_invite_it(
+        fake_discord, tmp_path):
+    fake = fake_discord
+    guild = fake.world.guild.id
+    # Discord's answer when the bot was invited without the applications.commands scope.
+    fake.fail_next("PUT", "/applications/*/guilds/*/commands", 403, 50001,
+                   message="Missing Access")
+    exited = await run_to_exit(fake, tmp_path, DEV_GUILD_ID=str(guild))
+    assert exited.status == 2
+    assert "Traceback" not in exited.stderr
+    [sentence] = [line for line in exited.stderr.splitlines() if "applications.commands" in line]
+    assert sentence.startswith(
+        f"Discord refused to register the slash commands in server {guild}")
+    assert one_or_two_sentences(sentence.split(": http")[0] + ".")
+    url = sentence.rsplit(" ", 1)[1]
+    query = parse_qs(urlsplit(url).query)
+    assert query["client_id"] == [str(fake.world.application_id)]
+    assert query["scope"] == ["bot applications.commands"]
+    assert query["guild_id"] == [str(guild)]
+    assert discord.Permissions(int(query["permissions"][0])) == NEEDED
+    assert fake.world.commands.get(guild) is None  # nothing was registered
+
+
+# ------------------------------------------------------------------ the former dev server
+
+
+def names(commands: list[dict[str, Any]] | None) -> set[str]:
+    return {c["name"] for c in commands or []}
+
+
+async def dev_bot(path, guild_id: int | None):
+    bot = await make_bot(path, extensions=ALL)
+    bot.settings = dataclasses.replace(bot.settings, dev_guild_id=guild_id)
+    return bot
+
+
+def guild_syncs(fake, since: int = 0) -> list[Any]:
+    return [c for c in fake.calls_since(since)
+            if c.route == "PUT /applications/{application_id}/guilds/{guild_id}/commands"]
+
+
+async def test_the_commands_of_a_former_dev_server_are_cleared(fake_discord, tmp_path):
+    fake = fake_discord
+    path = tmp_path / "db.sqlite"
+    guild = fake.world.guild.id
+    expected = {"help", "jazz", "jacko", "californiajack", "attackjack"}
+    async with fake.running(await dev_bot(path, guild)):
+        pass
+    assert names(fake.world.commands[guild]) == expected
+    assert names(fake.world.commands.get(None)) == set()
+
+    async with fake.running(await dev_bot(path, None)):  # DEV_GUILD_ID unset
+        pass
+    assert fake.world.commands[guild] == []  # not twice in the test server
+    assert names(fake.world.commands[None]) == expected
+
+    mark = fake.mark()
+    async with fake.running(await dev_bot(path, None)):
+        pass
+    assert guild_syncs(fake, mark) == []  # cleared once, then forgotten
+
+    # Back to the dev server: its commands are synced again, not taken as unchanged.
+    async with fake.running(await dev_bot(path, guild)):
+        pass
+    assert names(fake.world.commands[guild]) == expected
+
+
+@pytest.mark.parametrize("status, code", [(403, 50001), (404, 10004)])
+async def test_a_former_dev_server_the_bot_left_is_forgotten(fake_discord, tmp_path, caplog,
+                                                             status, code):
+    fake = fake_discord
+    path = tmp_path / "db.sqlite"
+    guild = fake.world.guild.id
+    async with fake.running(await dev_bot(path, guild)):
+        pass
+    fake.fail_next("PUT", "/applications/*/guilds/*/commands", status, code)  # bot removed
+    caplog.set_level(logging.WARNING, logger="bot.commandsync")
+    async with fake.running(await dev_bot(path, None)) as bot:
+        assert bot.is_ready()  # not fatal
+    [warning] = [r for r in caplog.records if r.name == "bot.commandsync"]
+    assert str(guild) in warning.getMessage() and str(status) in warning.getMessage()
+    assert names(fake.world.commands[None]) == {"help", "jazz", "jacko", "californiajack",
+                                                "attackjack"}
+    mark = fake.mark()
+    async with fake.running(await dev_bot(path, None)):
+        pass
+    assert guild_syncs(fake, mark) == []  # not tried again at every start
+
+
+# ------------------------------------------------------------------ the ready line, voice
+
+
+async def test_the_ready_line_is_logged_once_with_name_servers_and_invite(
+        fake_discord, tmp_path, caplog):
+    fake = fake_discord
+    caplog.set_level(logging.INFO, logger="bot.lifecycle")
+    bot = await make_bot(tmp_path / "db.sqlite", extensions={"cogs.help": None})
+    readies = []
+
+    async def count_ready():
+        readies.append(1)
+
+    bot.add_listener(count_ready, "on_ready")
+
+    async def quick_identify(shard_id, *, initial=False):  # discord.py waits 5 s
+        return None
+
+    bot.before_identify_hook = quick_identify
+    lifecycle.announce_ready(bot)
+    async with fake.running(bot):
+        await fake.wait_for(lambda: readies)
+        fake.invalidate_sessions()  # a new session, as after a long outage: READY again
+        await fake.drop_connections()
+        await fake.wait_for(lambda: len(readies) == 2, timeout=5)
+    lines = [r.getMessage() for r in caplog.records if r.name == "bot.lifecycle"
+             and "is ready" in r.getMessage()]
+    assert len(lines) == 1
+    found = READY.fullmatch(lines[0])
+    assert found is not None
+    assert found[1] == fake.world.bot.name and found[2] == "1"
+    query = parse_qs(urlsplit(found[3]).query)
+    assert query["client_id"] == [str(fake.world.application_id)]
+    assert query["scope"] == ["bot applications.commands"]
+    assert discord.Permissions(int(query["permissions"][0])) == NEEDED
+
+
+def test_the_voice_warnings_are_silenced_and_other_warnings_are_not(monkeypatch, caplog):
+    # As on a first import of discord.py without PyNaCl and davey.
+    monkeypatch.setattr(VoiceClient, "warn_nacl", True)
+    monkeypatch.setattr(VoiceClient, "warn_dave", True)
+    lifecycle.quiet_voice_warnings()
+    caplog.set_level(logging.WARNING)
+    discord.Client(intents=discord.Intents.default())
+    logging.getLogger("discord.client").warning("something else")
+    assert [r.getMessage() for r in caplog.records] == ["something else"]
