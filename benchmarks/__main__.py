@@ -2,7 +2,8 @@
 ``python -m benchmarks ai-speed GAME [--level L] [--positions N] [--players N]``
 ``python -m benchmarks ai-strength GAME --a LEVEL --b LEVEL [--games N] [--players N]``
 ``python -m benchmarks step GAME [--moves N]``
-``python -m benchmarks answers [--moves N] [--hold S] [--every S]``"""
+``python -m benchmarks answers [--moves N] [--hold S] [--every S]``
+``python -m benchmarks images [--states N] [--format png|webp]``"""
 
 from __future__ import annotations
 
@@ -45,8 +46,15 @@ def main(argv: list[str] | None = None) -> int:
     ans.add_argument("--hold", type=float, default=3.5, help="seconds the lock is held")
     ans.add_argument("--every", type=float, default=5.0,
                      help="seconds from one hold to the next")
+    img = commands.add_parser("images", help="table and hand pictures: render time and size")
+    img.add_argument("--states", type=int, default=200, help="states drawn per game (at least)")
+    img.add_argument("--format", choices=("png", "webp"), default="png")
     args = parser.parse_args(argv)
-    if args.command == "answers":
+    if args.command == "images":
+        from benchmarks import images as images_bench  # Pillow and the cogs load for this one
+
+        result = images_bench.run(args.states, args.format)
+    elif args.command == "answers":
         from benchmarks import answers as answers_bench  # the bot and the fake Discord
 
         result = answers_bench.run(args.moves, args.hold, args.every)

@@ -16,6 +16,7 @@ import discord
 
 from bot import render
 from bot.autoplay import simple_action
+from bot.images import scene as pictures
 from bot.storage import Store
 from bot.tables import LOBBY, PLAYING, Table
 from engine.core import Game, Options
@@ -28,6 +29,7 @@ class GameUI:
     COLOUR: ClassVar[discord.Colour] = render.COLOUR
     RULES: ClassVar[str] = ""  # a short summary for /<game> rules (≤ ~1500 characters)
     BLURB: ClassVar[str] = ""  # one line for /help
+    JOKERS: ClassVar[bool] = False  # the deck has jokers: the hand picture gets their row
 
     def __init__(self) -> None:
         # Resolved through the registry so a cog module imports no engine at import time:
@@ -63,6 +65,44 @@ class GameUI:
     def deal_end(self, view: dict[str, Any], names: Sequence[str]) -> str:
         """How a deal that just ended looks (its last trick...), for its result message."""
         return self.draw_table(view, names)
+
+    def table_scene(self, view: dict[str, Any], names: Sequence[str]) -> pictures.Scene:
+        """The public table as a picture, from ``view`` (= ``game.public_view()``) only."""
+        names = pictures.display_names(names)
+        return pictures.Scene(self.title, self.heading(view),
+                              seats=self.scene_seats(view, names),
+                              captions=(self.scene_status(view, names),),
+                              seat_columns=pictures.columns_for(len(names)), seat_cards=False)
+
+    def hand_scene(self, seat_view: dict[str, Any], names: Sequence[str],
+                   seat: int) -> pictures.Scene:
+        """A player's hand as a picture, from ``seat_view`` (= ``game.seat_view(seat)``)
+        only: one row per suit as the text shows it, the legal cards marked."""
+        names = pictures.display_names(names)
+        legal = seat_view.get("legal") or []
+        caption = pictures.keyword_caption(legal)
+        return pictures.Scene(f"Your hand · {pictures.name_of(names, seat)}",
+                              f"{self.title} · {self.heading(seat_view)}",
+                              zones=pictures.suit_rows(seat_view.get("hand") or [], legal,
+                                                       jokers=self.JOKERS),
+                              captions=(caption,))
+
+    def scene_seats(self, view: dict[str, Any], names: Sequence[str]) -> tuple[pictures.Seat, ...]:
+        """A box per seat: name, total, ``seat_note`` and whose turn it is."""
+        totals = view.get("totals") or view.get("scores") or [0] * len(names)
+        winners = set(view.get("winners") or []) if view.get("over") else set()
+        return tuple(pictures.Seat(name, pictures.score_text(totals[seat]),
+                                   self.seat_note(view, seat),
+                                   active=seat == view.get("to_act"), winner=seat in winners)
+                     for seat, name in enumerate(names))
+
+    def scene_status(self, view: dict[str, Any], names: Sequence[str]) -> str:
+        """A picture's last line: who is to play, or who won."""
+        if view.get("over"):
+            winners = " and ".join(pictures.name_of(names, w) for w in view.get("winners", []))
+            return f"The game is over: {winners} won." if winners else "The game is over."
+        to_act = view.get("to_act")
+        return "" if to_act is None else f"{pictures.name_of(names, to_act)} to play."
 
     async def start_problem(self, table: Table, store: Store) -> str | None:
         """Why this table cannot start now (AttackJack: a stake above someone's chips)."""

@@ -11,6 +11,7 @@ from bot import render
 from bot.client import CardTableBot
 from bot.gamecog import GameCog, add_game_cog
 from bot.games import GameUI
+from bot.images import scene as pictures
 from bot.storage import Store
 from bot.tables import Table
 from engine.core import STAND, TAKE, Game, Options
@@ -63,6 +64,45 @@ class AttackJackUI(GameUI):
             text += f"\nYour hand is worth **{seat_view['hand_value']}**."
         return text
 
+    def table_scene(self, view: dict[str, Any], names: Sequence[str]) -> pictures.Scene:
+        names = pictures.display_names(names)
+        winners = set(view["winners"]) if view["over"] else set()
+        totals = view["totals"]
+        seats = tuple(
+            pictures.Seat(pictures.name_of(names, seat), pictures.score_text(totals[seat]),
+                          _seat_words(info),
+                          tuple(pictures.Card(code) for code in info["cards"]),
+                          backs=info["hidden"], active=seat == view["turn"],
+                          out=info["status"] == "out", winner=seat in winners)
+            for seat, info in enumerate(view["seats"]))
+        bank = f"Bank {view['bank']} chips ({view['stake']} a seat)." if view["stake"] else ""
+        return pictures.Scene(self.title, pictures.upper_first(self.heading(view)),
+                              (_open_zone(view, "large"),), seats,
+                              (bank, self.scene_status(view, names)),
+                              seat_columns=pictures.columns_for(len(names)))
+
+    def hand_scene(self, seat_view: dict[str, Any], names: Sequence[str],
+                   seat: int) -> pictures.Scene:
+        names = pictures.display_names(names)
+        hidden = seat_view.get("face_down")
+        mine = tuple(pictures.Card(code, caption="face down" if code == hidden else "")
+                     for code in pictures.hand_order(seat_view["hand"]))
+        value = seat_view.get("hand_value")
+        return pictures.Scene(
+            f"Your hand · {pictures.name_of(names, seat)}",
+            f"{self.title} · {self.heading(seat_view)}",
+            (_open_zone(seat_view, "small"),
+             pictures.Zone("Your cards", mine, "" if mine else "—")),
+            captions=("" if value is None else f"Your hand is worth {value}.",
+                      pictures.keyword_caption(seat_view["legal"])))
+
+    def scene_status(self, view: dict[str, Any], names: Sequence[str]) -> str:
+        if view["over"] and not view["winners"]:
+            return "Everyone is out: nobody wins, the stakes go back."
+        if not view["over"] and view["turn"] is not None and view["to_act"] is None:
+            return f"{pictures.name_of(names, view['turn'])}'s turn (the bot plays it)."
+        return super().scene_status(view, names)
+
     def policy(self, game: Game) -> int:
         legal = game.legal_actions()
         if TAKE in legal and STAND in legal:
@@ -103,6 +143,26 @@ class AttackJackUI(GameUI):
             lines.append(f"\nChips: {nets}")
         embed.description = "\n".join(lines)
         return render.fit_embed(embed)
+
+
+def _open_zone(view: dict[str, Any], size: pictures.Size) -> pictures.Zone:
+    """The face-up card beside the deck, on the deck's face-down pile."""
+    if view["over"] or not view["open_card"]:
+        return pictures.Zone("Open card", note="the showdown" if view["over"] else "—",
+                             size=size)
+    return pictures.Zone("Open card", (pictures.Card(view["open_card"]),),
+                         f"{view['deck']} in the deck", size=size, backs=view["deck"])
+
+
+def _seat_words(info: dict[str, Any]) -> str:
+    words = [STATUS[info["status"]]]
+    if info["value"] is not None:
+        words.insert(0, f"= {info['value']}")
+    if info["bomb"]:
+        words.append("bomb")
+    if info["hidden"]:
+        words.append(f"{info['hidden']} face down")
+    return " · ".join(words)
 
 
 def _stake(options: Options) -> int:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 import discord
@@ -11,6 +12,7 @@ from bot import render
 from bot.client import CardTableBot
 from bot.gamecog import GameCog, add_game_cog
 from bot.games import GameUI
+from bot.images import scene as pictures
 from bot.tables import Table
 from engine.cards import SUIT_LETTERS, SUIT_SYMBOLS
 from engine.core import Game
@@ -67,6 +69,29 @@ class CaliforniaJackUI(GameUI):
             note += f" · holds {render.labels(known)} (drawn)"
         return note
 
+    def table_scene(self, view: dict[str, Any], names: Sequence[str]) -> pictures.Scene:
+        names = pictures.display_names(names)
+        seats = tuple(
+            replace(seat, backs=view["hand_sizes"][i] - len(view["known"][i]),
+                    cards=tuple(pictures.Card(code) for code in view["known"][i]),
+                    note=f"{view['tricks_won'][i]} tricks · {view['hand_sizes'][i]} cards, "
+                         f"{len(view['known'][i])} drawn face up")
+            for i, seat in enumerate(self.scene_seats(view, names)))
+        return pictures.Scene(self.title, pictures.upper_first(self.heading(view)),
+                              (_stock_zone(view), _trick_zone(view, names, "large"),
+                               _last_zone(view, names)),
+                              seats, (self.scene_status(view, names),))
+
+    def hand_scene(self, seat_view: dict[str, Any], names: Sequence[str],
+                   seat: int) -> pictures.Scene:
+        names = pictures.display_names(names)
+        legal = seat_view["legal"]
+        return pictures.Scene(f"Your hand · {pictures.name_of(names, seat)}",
+                              f"{self.title} · {self.heading(seat_view)}",
+                              (_stock_zone(seat_view), _trick_zone(seat_view, names, "small"),
+                               pictures.hand_row("Your cards", seat_view["hand"], legal)),
+                              captions=(pictures.keyword_caption(legal),))
+
     def deal_result_embed(self, table: Table, game: Game, deal: int) -> discord.Embed:
         embed = super().deal_result_embed(table, game, deal)
         result = game.public_view()["last_result"]
@@ -79,6 +104,38 @@ class CaliforniaJackUI(GameUI):
             embed.description = (embed.description or "") + \
                 f"\n{' · '.join(parts)}\nTrick points {points}"
         return render.fit_embed(embed)
+
+
+def _stock_zone(view: dict[str, Any]) -> pictures.Zone:
+    """Trumps as a tile, then the face-up stock: its top card on the face-down rest."""
+    top = view["stock_top"]
+    if not top:
+        return pictures.Zone("Trumps and the stock", badge=suit_symbol(view["trump"]),
+                             note="the stock is empty", size="small")
+    return pictures.Zone("Trumps and the stock", (pictures.Card(top),),
+                         f"{view['stock_size']} cards in the stock", size="small",
+                         badge=suit_symbol(view["trump"]), backs=view["stock_size"] - 1)
+
+
+def _trick_zone(view: dict[str, Any], names: Sequence[str],
+                size: pictures.Size) -> pictures.Zone:
+    leads = "" if view["trick"] or view["to_act"] is None else \
+        f"{pictures.name_of(names, view['to_act'])} leads."
+    return pictures.Zone("Trick", pictures.trick_cards(view["trick"], names), leads, size=size)
+
+
+def _last_zone(view: dict[str, Any], names: Sequence[str]) -> pictures.Zone:
+    """The last trick (its winner's card marked), then the two cards drawn after it."""
+    last = view["last_trick"]
+    if not last:
+        return pictures.Zone("Last trick", note="—", size="small")
+    played = pictures.trick_cards(last["cards"], names, last["winner"])
+    drawn = tuple(pictures.Card(d["card"], caption=f"{pictures.name_of(names, d['seat'])} drew")
+                  for d in view["draws"])
+    label = "Last trick, then the draws" if drawn else "Last trick"
+    return pictures.Zone(label, played + drawn,
+                         f"→ {pictures.name_of(names, last['winner'])}", size="small",
+                         slots=(0, 1, 3, 4)[:len(played) + len(drawn)])
 
 
 class CaliforniaJackCog(GameCog):

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from bot import render
 from bot.client import CardTableBot
 from bot.gamecog import GameCog, add_game_cog
 from bot.games import GameUI
-from engine.cards import SUIT_LETTERS, SUIT_SYMBOLS
+from bot.images import scene as pictures
+from engine.cards import RANK_LETTERS, SUIT_LETTERS, SUIT_SYMBOLS
 
 RULES = """\
 **Jazz** — 3 to 7 players, six deals; the highest total wins.
@@ -84,9 +86,78 @@ class JazzUI(GameUI):
             text += f"\nFollow {SUIT_SYMBOLS[SUIT_LETTERS.index(led)]} if you can."
         return text
 
+    def table_scene(self, view: dict[str, Any], names: Sequence[str]) -> pictures.Scene:
+        names = pictures.display_names(names)
+        if view["deal_kind"] == "sevens":
+            zones = _row_zones(view)
+        else:
+            zones = (self._trick_zone(view, names, "large"), _last_trick_zone(view, names))
+        seats = tuple(replace(seat, backs=view["hand_sizes"][i])
+                      for i, seat in enumerate(self.scene_seats(view, names)))
+        return pictures.Scene(self.title, pictures.upper_first(self.heading(view)), zones, seats,
+                              (self.scene_status(view, names),),
+                              seat_columns=pictures.columns_for(len(names)))
+
+    def hand_scene(self, seat_view: dict[str, Any], names: Sequence[str],
+                   seat: int) -> pictures.Scene:
+        names = pictures.display_names(names)
+        legal = seat_view["legal"]
+        rows = pictures.suit_rows(seat_view["hand"], legal)
+        if seat_view["deal_kind"] == "sevens":
+            context = "Rows: " + "  ".join(_row_text(seat_view, letter) for letter in SUIT_LETTERS)
+            zones = rows
+        else:
+            led = seat_view.get("led_suit")
+            context = (f"Follow {SUIT_SYMBOLS[SUIT_LETTERS.index(led)]} if you can."
+                       if led and legal else "")
+            zones = (self._trick_zone(seat_view, names, "small"), *rows)
+        return pictures.Scene(f"Your hand · {pictures.name_of(names, seat)}",
+                              f"{self.title} · {self.heading(seat_view)}", zones,
+                              captions=(context, pictures.keyword_caption(legal)))
+
+    def _trick_zone(self, view: dict[str, Any], names: Sequence[str],
+                    size: pictures.Size) -> pictures.Zone:
+        leads = "" if view["trick"] or view["to_act"] is None else \
+            f"{pictures.name_of(names, view['to_act'])} leads."
+        return pictures.Zone("Trick", pictures.trick_cards(view["trick"], names), leads,
+                             size=size)
+
     def deal_headings(self, deals: int) -> list[str]:
         # Deal names, not card labels: a label here would look like a card in the channel.
         return ["Trk", "Clb", "Qns", "King", "Last", "7s"][:deals]
+
+
+def _last_trick_zone(view: dict[str, Any], names: Sequence[str]) -> pictures.Zone:
+    last = view["last_trick"]
+    if not last:
+        return pictures.Zone("Last trick", note="—", size="small")
+    return pictures.Zone("Last trick", pictures.trick_cards(last["cards"], names, last["winner"]),
+                         f"→ {pictures.name_of(names, last['winner'])}", size="small")
+
+
+def _row_zones(view: dict[str, Any]) -> tuple[pictures.Zone, ...]:
+    """The four Sevens rows, each drawn whole: every card from its low end to its high end."""
+    # Norwegian Jazz puts the ace below the two: the row's order, low to high.
+    order = "A" + RANK_LETTERS[:-1] if view["options"].get("norwegian") else RANK_LETTERS
+    zones = []
+    for letter, symbol in zip(SUIT_LETTERS, SUIT_SYMBOLS, strict=True):
+        row = view["rows"].get(letter)
+        shown: tuple[pictures.Card, ...] = ()
+        if row is not None:
+            low, high = (order.index(code[0]) for code in row)
+            shown = tuple(pictures.Card(order[r] + letter) for r in range(low, high + 1))
+        zones.append(pictures.Zone(symbol, shown, "" if shown else "no seven yet",
+                                   size="small", compact=True))
+    return tuple(zones)
+
+
+def _row_text(view: dict[str, Any], letter: str) -> str:
+    symbol = SUIT_SYMBOLS[SUIT_LETTERS.index(letter)]
+    row = view["rows"].get(letter)
+    if row is None:
+        return f"{symbol} —"
+    low, high = (render.label(code)[:-1] for code in row)  # the ranks: the symbol says the suit
+    return f"{symbol} {low}" if low == high else f"{symbol} {low}–{high}"
 
 
 class JazzCog(GameCog):
