@@ -14,7 +14,8 @@ from typing import Any
 
 import discord
 
-from bot import render, views
+from bot import images, render, views
+from bot.attachments import Picture, show
 from bot.games import GameUI
 from bot.manager import TableManager
 from bot.posting import EditCoalescer, Gone, Poster
@@ -49,14 +50,24 @@ class Board:
             embed = discord.Embed(title=f"{ui.title}: closed", colour=ui.COLOUR,
                                   description="\n".join(table.events) or "Closed.")
             return {"content": None, "embed": embed, "view": None}
-        embed = ui.table_embed(table, table.game.public_view())
+        view = table.game.public_view()
+        embed = ui.table_embed(table, view)
+        picture = self.picture(table, view)
+        pictured = {"picture": picture} if table.images else {}
         if table.status != PLAYING:
-            return {"content": None, "embed": embed, "view": None}
+            return {"content": None, "embed": show(embed, picture), "view": None, **pictured}
         seat = table.to_act
         turn = (f"<@{table.seats[seat].user_id}> to play" if seat is not None
                 and table.automation() is None else None)
-        return {"content": turn, "embed": embed,
-                "view": views.table_view(table.table_id, table.step)}
+        return {"content": turn, "embed": show(embed, picture),
+                "view": views.table_view(table.table_id, table.step), **pictured}
+
+    def picture(self, table: Table, view: dict[str, Any]) -> Picture | None:
+        """The table as a picture, drawn from the public view only (None: images off)."""
+        if not table.images:
+            return None
+        scene = self.uis[table.game_id].table_scene(view, table.names)
+        return Picture("table.png", images.render(scene))
 
     async def post(self, table: Table, ping: bool = False) -> discord.Message | None:
         """A new table message (the start pings every player and names whose turn it is)."""
@@ -100,7 +111,8 @@ class Board:
             link = render.jump_url(table.guild_id, table.channel_id, posts.message_id)
             with contextlib.suppress(Gone):
                 await self.poster.edit(table.channel_id, table.guild_id, old, embed=None,
-                                       view=None, content=f"This table moved on: {link}")
+                                       view=None, picture=None,
+                                       content=f"This table moved on: {link}")
         if posts.message_id != old and self.manager.is_live(table):
             await save_posts(self.manager, table)
 

@@ -62,7 +62,7 @@ class Commands:
 
     async def open_table(self, interaction: discord.Interaction, ui: GameUI,
                          raw_options: dict[str, Any], hands: str | None,
-                         turn_timer: int | None) -> None:
+                         turn_timer: int | None, images: bool | None = None) -> None:
         """``/<game> start``: a lobby in this channel, its opener seated as host."""
         channel_id = interaction.channel_id or 0
         problem = self._start_problem(interaction, channel_id)
@@ -76,6 +76,8 @@ class Commands:
             await replies.reply(interaction, problem)
             return
         table = self._new_table(interaction, ui, options, hands, turn_timer)
+        # Pictures need Attach Files: without it they are left out, and the text says so.
+        table.images = images is not False and can_attach(interaction)
         try:
             await self.manager.open(table)
         except TableError as error:  # another start in this channel got there first
@@ -95,9 +97,12 @@ class Commands:
             return
         await save_posts(self.manager, table)
         self.timers.schedule(table)
+        no_pictures = ("\nPictures are off at this table: I lack the Attach Files permission "
+                       "here." if images is not False and not table.images else "")
         await replies.reply(interaction, f"Your {ui.title} table is open: {message.jump_url}\n"
                                          f"Friends press **Join**; you press **Start** when "
-                                         f"{table.player_range()} players are seated.")
+                                         f"{table.player_range()} players are seated."
+                                         + no_pictures)
 
     def _start_problem(self, interaction: discord.Interaction, channel_id: int) -> str | None:
         existing = self.manager.in_channel(channel_id)
@@ -197,8 +202,8 @@ class Commands:
                             ephemeral=False)
 
 
-def missing_permissions(interaction: discord.Interaction) -> list[str]:
-    """The permissions a table needs that the bot lacks in the interaction's channel."""
+def bot_permissions(interaction: discord.Interaction) -> discord.Permissions:
+    """The bot's permissions in the interaction's channel."""
     # Discord computes the bot's permissions in the channel (threads included) and sends
     # them with every interaction; the cache is only a fallback if they are missing.
     perms = interaction.app_permissions
@@ -206,6 +211,16 @@ def missing_permissions(interaction: discord.Interaction) -> list[str]:
     if perms.value == 0 and guild is not None and isinstance(
             channel, discord.abc.GuildChannel | discord.Thread):
         perms = channel.permissions_for(guild.me)
+    return perms
+
+
+def can_attach(interaction: discord.Interaction) -> bool:
+    return bot_permissions(interaction).attach_files
+
+
+def missing_permissions(interaction: discord.Interaction) -> list[str]:
+    """The permissions a table needs that the bot lacks in the interaction's channel."""
+    perms, channel = bot_permissions(interaction), interaction.channel
     needed = list(REQUIRED_PERMISSIONS)
     if isinstance(channel, discord.Thread):
         needed[1] = ("send_messages_in_threads", "Send Messages in Threads")

@@ -57,6 +57,8 @@ def option_description(f: dataclasses.Field) -> str:
 TABLE_OPTIONS = {
     "hands": (Optional[Literal[HANDS_MODES]],  # noqa: UP045
               "dm: your hand by DM (default); channel: only under the table's My hand button"),
+    "images": (Optional[bool],  # noqa: UP045
+               "Pictures of the table and of your hand beside the text (default on)"),
     "turn_timer": (Optional[app_commands.Range[int, TURN_TIMER_RANGE[0],  # noqa: UP045
                                                TURN_TIMER_RANGE[1]]],
                    "Minutes a player has for a move before the bot plays for them (default 5)"),
@@ -116,7 +118,7 @@ class GameCog(commands.Cog):
         async def start(interaction: discord.Interaction, **chosen: Any) -> None:
             options = {k: v for k, v in chosen.items() if k in engine_options and v is not None}
             await self.commands.open_table(interaction, ui, options, chosen.get("hands"),
-                                           chosen.get("turn_timer"))
+                                           chosen.get("turn_timer"), chosen.get("images"))
 
         start.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
         command: app_commands.Command[Any, ..., None] = app_commands.Command(

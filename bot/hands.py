@@ -10,7 +10,8 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
-from bot import render, views
+from bot import images, render, views
+from bot.attachments import Picture, show
 from bot.games import GameUI
 from bot.posting import DMClosed, Gone, Poster
 from bot.replies import PINGS
@@ -28,11 +29,18 @@ class Hands:
         seat_view = table.game.seat_view(seat)
         if table.automation() is not None:
             seat_view = {**seat_view, "legal": []}  # the bot is about to move: no menu
+        ui = self.uis[table.game_id]
         link = render.jump_url(table.guild_id, table.channel_id, table.posts.message_id)
-        embed = self.uis[table.game_id].hand_embed(table, seat_view, seat, link)
+        embed = ui.hand_embed(table, seat_view, seat, link)
         view = views.hand_view(table.table_id, table.step, seat_view.get("legal") or []) \
             if menu else None
-        return {"embed": embed, "view": view}
+        if not table.images:
+            return {"embed": embed, "view": view}
+        # Drawn from this seat's view only, like the text; "legal" is empty while the bot
+        # is about to move, so no card is marked playable then.
+        picture = Picture("hand.png", images.render(ui.hand_scene(seat_view, table.names,
+                                                                  seat)))
+        return {"embed": show(embed, picture), "view": view, "picture": picture}
 
     async def send(self, table: Table, seat: int) -> None:
         """DM a player their hand (with the menu when it is their turn)."""

@@ -35,6 +35,9 @@ CREATE_FLAGS = EPHEMERAL_FLAG | SUPPRESS_EMBEDS | SUPPRESS_NOTIFICATIONS | COMPO
 GUILD_MESSAGES, DIRECT_MESSAGES = 1 << 9, 1 << 12
 
 
+ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024  # bytes per file (interactions say so too)
+
+
 def invalid_form(problems: list[validate.Problem]) -> ApiError:
     return ApiError(400, 50035, "Invalid Form Body", validate.nest_errors(problems), violation=True)
 
@@ -91,6 +94,8 @@ class Messages:
             kept = [a for a in kept if a["id"] in wanted]
         new = []
         for f in files:
+            if f["size"] > ATTACHMENT_SIZE_LIMIT:  # what a server without boosts takes
+                raise ApiError(413, 40005, "Request entity too large", violation=True)
             att_id = str(self.world.ids.next())
             url = f"{self.fake.base_url}/attachments/{att_id}/{f['filename']}"
             self.fake.uploads[att_id] = f["data"]
