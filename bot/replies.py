@@ -31,6 +31,7 @@ CLOSED = "That table is closed: its game is over or was stopped. Nothing was cha
 _LOCK = "cardtable.answer_lock"
 _THINKING = "cardtable.thinking"  # deferred with a private "thinking…" (slash commands)
 _NEW_MESSAGE = "cardtable.new_message"  # a click answered by a new message, not an edit
+_PUBLIC = "cardtable.public"  # a command whose answer the channel sees
 
 
 def _lock(interaction: discord.Interaction) -> asyncio.Lock:
@@ -99,6 +100,12 @@ def answers_with_new_message(interaction: discord.Interaction) -> None:
     interaction.extras[_NEW_MESSAGE] = True
 
 
+def answers_publicly(interaction: discord.Interaction) -> None:
+    """This command's answer is for the channel (a leaderboard): a deferral then shows a
+    public "thinking…", which the answer replaces."""
+    interaction.extras[_PUBLIC] = True
+
+
 async def defer(interaction: discord.Interaction) -> bool:
     """Hold the answer open (Discord then allows 15 minutes); False if already answered."""
     async with _lock(interaction):
@@ -108,6 +115,8 @@ async def defer(interaction: discord.Interaction) -> bool:
             if (interaction.type is discord.InteractionType.component
                     and not interaction.extras.get(_NEW_MESSAGE)):
                 await interaction.response.defer()  # type 6: nothing shown, message editable
+            elif interaction.extras.get(_PUBLIC):
+                await interaction.response.defer(thinking=True)
             else:
                 await interaction.response.defer(ephemeral=True, thinking=True)
                 interaction.extras[_THINKING] = True

@@ -6,7 +6,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import render
+from bot import render, replies
 from bot.client import CardTableBot
 
 
@@ -41,7 +41,7 @@ class Help(commands.Cog):
 
     @app_commands.command(name="help", description="How to play card games with this bot")
     async def help(self, interaction: discord.Interaction) -> None:
-        await interaction.response.send_message(embed=help_embed(self.bot), ephemeral=True)
+        await replies.reply(interaction, embed=help_embed(self.bot))
 
 
 async def setup(bot: CardTableBot) -> None:

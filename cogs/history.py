@@ -23,7 +23,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import render
+from bot import answers, render, replies
 from bot.client import CardTableBot
 from bot.storage import GameSummary, SeatResult, Store
 from cogs.leaderboard import game_choices, game_title
@@ -32,6 +32,7 @@ log = logging.getLogger(__name__)
 
 COG_NAME = "History"
 PAGE = 10  # games per page (a select holds at most 25 options)
+SCAN_PAGES = 20  # at most this many pages are read to fill one page of visible games
 NAME_WIDTH = 20
 LINE_LIMIT = 350  # one game's line; ten of them stay far below an embed's 4096
 HISTORY_TEMPLATE = (r"ct:hist:(?P<kind>[cu]):(?P<target>\d{1,20}):(?P<game>[a-z_]{1,24}|-):"
@@ -124,7 +125,8 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button], template=HISTORY_TEM
     async def callback(self, interaction: discord.Interaction) -> None:
         cog = cast(CardTableBot, interaction.client).get_cog(COG_NAME)
         if isinstance(cog, History):
-            await cog.page_click(interaction, self.query, self.before)
+            await answers.run_click(
+                interaction, lambda: cog.page_click(interaction, self.query, self.before))
 
 
 class RecordSelect(discord.ui.DynamicItem[discord.ui.Select], template=RECORD_ID):
@@ -141,8 +143,18 @@ class RecordSelect(discord.ui.DynamicItem[discord.ui.Select], template=RECORD_ID
     async def callback(self, interaction: discord.Interaction) -> None:
         cog = cast(CardTableBot, interaction.client).get_cog(COG_NAME)
         values = self.item.values
-        if isinstance(cog, History) and values:
-            await cog.download(interaction, int(values[0]))
+        if isinstance(cog, History):
+            await answers.run_click(interaction, lambda: cog.download(interaction, values))
+
+
+def may_see(interaction: discord.Interaction, game: GameSummary) -> bool:
+    """Whether the asking member can view the channel the game was played in (a thread:
+    its parent's permission, as Discord has it); in a DM, only their own games."""
+    guild, member = interaction.guild, interaction.user
+    if guild is None or not isinstance(member, discord.Member):
+        return any(s.user_id == member.id for s in game.players)
+    channel = guild.get_channel_or_thread(game.channel_id)
+    return channel is not None and channel.permissions_for(member).view_channel
 
 
 def record_filename(game: str, game_id: int) -> str:
@@ -184,22 +196,36 @@ class History(commands.Cog):
     async def _show(self, interaction: discord.Interaction, query: Query, before: int,
                     new: bool) -> None:
         try:
-            found = await query.games(self.store, interaction.guild_id, before)
+            games, more = await self.visible_page(interaction, query, before)
             title = await self._title(interaction, query)
         except Exception:
             log.exception("cannot read the history")
-            await interaction.response.send_message(
-                "I could not read the game history just now. Please try again in a moment.",
-                ephemeral=True)
+            await replies.reply(interaction, "I could not read the game history just now. "
+                                             "Please try again in a moment.")
             return
-        games, more = found[:PAGE], len(found) > PAGE
-        parts: dict[str, Any] = {"embed": history_embed(title, games, before),
-                                 "view": history_view(query, games, before, more)}
+        embed = history_embed(title, games, before)
+        view = history_view(query, games, before, more)
         if new:
-            await interaction.response.send_message(**parts, ephemeral=True,
-                                                    allowed_mentions=NO_PINGS)
+            await replies.reply(interaction, embed=embed, view=view)
         else:
-            await interaction.response.edit_message(**parts)
+            await replies.update(interaction, embed=embed, view=view)
+
+    async def visible_page(self, interaction: discord.Interaction, query: Query,
+                           before: int) -> tuple[list[GameSummary], bool]:
+        """A page of the games the asking member may see, and whether older ones exist.
+
+        Games of channels they cannot view are left out before paging, so a page is
+        still full when such games lie in between (scanning a bounded number more)."""
+        shown: list[GameSummary] = []
+        cursor, full = before, True
+        for _ in range(SCAN_PAGES):
+            batch = await query.games(self.store, interaction.guild_id, cursor)
+            shown += [g for g in batch if may_see(interaction, g)]
+            full = len(batch) > PAGE
+            if len(shown) > PAGE or not full:
+                break
+            cursor = batch[-1].game_id
+        return shown[:PAGE], len(shown) > PAGE or full
 
     async def _title(self, interaction: discord.Interaction, query: Query) -> str:
         which = f" of {game_title(query.game)}" if query.game else ""
@@ -213,24 +239,29 @@ class History(commands.Cog):
         where = interaction.guild.name if interaction.guild else "this server"
         return f"Recent games{which} of {user.display_name} · {where}"
 
-    async def download(self, interaction: discord.Interaction, game_id: int) -> None:
-        """Answer with the record file, if the game was played on this server."""
+    async def download(self, interaction: discord.Interaction, values: list[str]) -> None:
+        """Answer with the record file, if the game was played on this server in a
+        channel the member can see (a modified client may send any value)."""
+        game_id = int(values[0]) if len(values) == 1 and values[0].isdigit() else 0
         try:
             summary = await self.game_here(interaction.guild_id, game_id)
-            text = await self.store.game_record_json(game_id) if summary else None
+            allowed = summary is not None and may_see(interaction, summary)
+            text = await self.store.game_record_json(game_id) if allowed else None
         except Exception:
             log.exception("cannot read the record of game %s", game_id)
-            summary, text = None, None
+            summary, allowed, text = None, False, None
+        if summary is not None and not allowed:
+            await replies.reply(interaction, "That game was played in a channel you cannot "
+                                             "see, so I cannot give you its record.")
+            return
         if summary is None or text is None:
-            await interaction.response.send_message(
-                "I cannot find that game's record on this server.", ephemeral=True)
+            await replies.reply(interaction, "I cannot find that game's record on this server.")
             return
         name = record_filename(summary.game, game_id)
-        await interaction.response.send_message(
-            f"The record of game #{game_id} ({game_title(summary.game)}). Check every score "
-            f"with `python -m engine replay {name}`.",
-            file=discord.File(io.BytesIO(text.encode("utf-8")), filename=name),
-            ephemeral=True, allowed_mentions=NO_PINGS)
+        await replies.reply(
+            interaction, f"The record of game #{game_id} ({game_title(summary.game)}). Check "
+                         f"every score with `python -m engine replay {name}`.",
+            file=discord.File(io.BytesIO(text.encode("utf-8")), filename=name))
 
     async def game_here(self, guild_id: int | None, game_id: int) -> GameSummary | None:
         """The game if it was played on this server (the newest game up to its id)."""

@@ -25,7 +25,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import render
+from bot import answers, render, replies
 from bot.client import CardTableBot
 from bot.pages import NAV_PATTERN, Page, nav_button, nav_view
 from bot.ratings import PROVISIONAL_GAMES
@@ -175,7 +175,7 @@ class BoardButton(discord.ui.DynamicItem[discord.ui.Button], template=BOARD_TEMP
     async def callback(self, interaction: discord.Interaction) -> None:
         cog = cast(CardTableBot, interaction.client).get_cog(COG_NAME)
         if isinstance(cog, Leaderboards):
-            await cog.board_click(interaction, self)
+            await answers.run_click(interaction, lambda: cog.board_click(interaction, self))
 
 
 # ------------------------------------------------------------------ chips board
@@ -250,7 +250,7 @@ class ChipsButton(discord.ui.DynamicItem[discord.ui.Button], template=CHIPS_TEMP
     async def callback(self, interaction: discord.Interaction) -> None:
         cog = cast(CardTableBot, interaction.client).get_cog(COG_NAME)
         if isinstance(cog, Leaderboards):
-            await cog.chips_click(interaction, self)
+            await answers.run_click(interaction, lambda: cog.chips_click(interaction, self))
 
 
 # ------------------------------------------------------------------ the cog
@@ -285,6 +285,7 @@ class Leaderboards(commands.Cog):
     @app_commands.choices(game=game_choices())
     async def leaderboard(self, interaction: discord.Interaction, game: str,
                           scope: Scope = "server") -> None:
+        replies.answers_publicly(interaction)
         try:
             board = await load_board(self.store, game, scope, interaction.guild_id,
                                      _where(interaction, scope), interaction.user.id, 0)
@@ -310,6 +311,7 @@ class Leaderboards(commands.Cog):
     @app_commands.command(name="chips", description="AttackJack chip balances on this server")
     @app_commands.guild_only()
     async def chips(self, interaction: discord.Interaction) -> None:
+        replies.answers_publicly(interaction)
         try:
             board = await load_chips(self.store, interaction.guild_id or 0,
                                      _where(interaction, "server"), interaction.user.id, 0)
@@ -339,23 +341,16 @@ def _where(interaction: discord.Interaction, scope: Scope) -> str:
 
 async def _send(interaction: discord.Interaction, embed: discord.Embed,
                 view: discord.ui.View | None) -> None:
-    kwargs: dict[str, Any] = {"embed": embed, "allowed_mentions": NO_PINGS}
-    if view is not None:
-        kwargs["view"] = view
-    await interaction.response.send_message(**kwargs)
+    await replies.reply(interaction, embed=embed, view=view, ephemeral=False)
 
 
 async def _answer_click(interaction: discord.Interaction, owner: int, embed: discord.Embed,
                         view: discord.ui.View | None) -> None:
     """The owner's click turns their page; anyone else's gets a page of their own."""
     if interaction.user.id == owner:
-        await interaction.response.edit_message(embed=embed, view=view)
+        await replies.update(interaction, embed=embed, view=view)
         return
-    kwargs: dict[str, Any] = {"content": not_yours(owner), "embed": embed, "ephemeral": True,
-                              "allowed_mentions": NO_PINGS}
-    if view is not None:
-        kwargs["view"] = view
-    await interaction.response.send_message(**kwargs)
+    await replies.reply(interaction, not_yours(owner), embed=embed, view=view)
 
 
 async def setup(bot: CardTableBot) -> None:

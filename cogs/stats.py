@@ -12,7 +12,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import render
+from bot import render, replies
 from bot.client import CardTableBot
 from bot.storage import GameStats, Store
 from cogs.leaderboard import COUNTING_NOTE, Scope, game_choices, game_title
@@ -59,6 +59,7 @@ class Stats(commands.Cog):
     @app_commands.choices(game=game_choices())
     async def stats(self, interaction: discord.Interaction, user: discord.User | None = None,
                     game: str | None = None, scope: Scope = "server") -> None:
+        replies.answers_publicly(interaction)
         who = user or interaction.user
         guild = interaction.guild_id if scope == "server" else None
         try:
@@ -70,15 +71,14 @@ class Stats(commands.Cog):
                 chips = await self.store.chips(guild, who.id)
         except Exception:
             log.exception("cannot read the stats of %s", who.id)
-            await interaction.response.send_message(
-                "I could not read the scores just now. Please try again in a moment.",
-                ephemeral=True)
+            await replies.reply(
+                interaction, "I could not read the scores just now. Please try again in a "
+                             "moment.")
             return
         where = "all servers" if guild is None else (
             interaction.guild.name if interaction.guild else "this server")
-        await interaction.response.send_message(
-            embed=stats_embed(who.display_name, where, numbers, game, chips),
-            allowed_mentions=discord.AllowedMentions.none())
+        await replies.reply(interaction, embed=stats_embed(who.display_name, where, numbers,
+                                                           game, chips), ephemeral=False)
 
 
 async def setup(bot: CardTableBot) -> None:
