@@ -383,3 +383,28 @@ async def test_clicks_while_a_slow_ai_decides_a_timed_out_turn_are_answered(
         assert actions_played(bot, general) == before + 1  # the AI's move, once
         assert all("Your hand" in ix.text() for ix in clicks[:2])
         assert "ran out of time" in table_message(fake, general).text()
+
+
+async def test_start_and_clicks_while_slow_ai_seats_think_are_answered_at_once(
+        fake_discord, tmp_path):
+    fake = fake_discord
+    alice = fake.add_user("alice")
+    general = fake.channel("general")
+    ai = SlowAI(concurrent.futures.ThreadPoolExecutor(max_workers=1), iterations=20,
+                time_limit=None, owns_executor=True)
+    bot = await make_bot(tmp_path / "db.sqlite", extensions=JAZZ_ONLY, ai=ai)
+    async with fake.running(bot):
+        await (await fake.slash(alice, general, "jazz start")).wait_answered()
+        lobby = fake.find_message(general, label="Join")
+        for _ in range(2):
+            await (await fake.click(alice, lobby, label="Add AI: Normal")).wait_answered()
+        start = await fake.click(alice, lobby, label="Start")
+        await start.wait_answered(timeout=1)  # the AI thinks outside the table's lock
+        assert start.response.type == 7
+        table = bot.croupier.manager.in_channel(general.id)
+        await fake.wait_for(lambda: table_message(fake, general) is not None)
+        for _ in range(3):  # whoever is to act, My hand answers while the AI searches
+            ix = await fake.click(alice, table_message(fake, general), label="My hand")
+            await ix.wait_answered(timeout=1)
+            assert "Your hand" in ix.text()
+        assert table.status == "playing"
