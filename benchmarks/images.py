@@ -59,14 +59,7 @@ def states(game_id: str, seed: int, players: int | None = None,
     (the same game object, changed in place)."""
     game, rng = new_game(game_id, seed, players, options)
     while not game.is_over:
-        if game.needs_deal:
-            game.start_deal(game.random_deal(rng))
-        elif game.has_auto_step:
-            game.auto_step()
-        else:
-            seat = game.to_act
-            assert seat is not None
-            game.apply(seat, rng.choice(game.legal_actions()))
+        game.advance(rng)
         yield game
 
 

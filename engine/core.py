@@ -21,7 +21,7 @@ from __future__ import annotations
 import dataclasses
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Self
 
@@ -340,6 +340,21 @@ class Game(ABC):
     def _auto_step(self, events: list[Event] | None) -> None:
         """Play the pending forced step (``has_auto_step`` is true), appending its events."""
         raise RulesError("There is no forced step to play.")
+
+    def advance(self, rng: random.Random,
+                choose: Callable[[Game, int], int] | None = None) -> list[Event]:
+        """The next thing a played-out game does: a new random deal, the pending forced
+        step, or the action of the seat to act (``choose(game, seat)``; by default one of
+        the legal actions, uniformly at random). For playouts, tests and benchmarks."""
+        if self.needs_deal:
+            return self.start_deal(self.random_deal(rng))
+        if self.has_auto_step:
+            return self.auto_step()
+        seat = self.to_act
+        if seat is None:
+            raise RulesError("The game is over: there is nothing to play.")
+        return self.apply(seat, choose(self, seat) if choose is not None
+                          else rng.choice(self.legal_actions()))
 
     def run_auto_steps(self) -> list[Event]:
         """Play every pending forced step; their events, in order."""

@@ -48,12 +48,7 @@ def assert_restores_exactly(game: Game, seed: int) -> None:
     rng_a, rng_b = random.Random(seed), random.Random(seed)
     for original, rng in ((game, rng_a), (restored, rng_b)):
         while not original.is_over:
-            if original.needs_deal:
-                original.start_deal(original.random_deal(rng))
-            elif original.has_auto_step:
-                original.auto_step()
-            else:
-                original.apply(original.to_act, rng.choice(original.legal_actions()))
+            original.advance(rng)
     assert restored.to_record() == game.to_record()
     assert restored.totals == game.totals
     assert restored.winners() == game.winners()

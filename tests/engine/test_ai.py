@@ -53,13 +53,7 @@ def play_game(cls: type[Game], players: int, options: Options | None, seed: int,
     rng = random.Random(seed)
     game = cls(players, options, first_dealer=rng.randrange(players))
     while not game.is_over:
-        if game.needs_deal:
-            game.start_deal(game.random_deal(rng))
-        elif game.has_auto_step:
-            game.auto_step()
-        else:
-            seat = game.to_act
-            game.apply(seat, decide_for(game, seat))
+        game.advance(rng, decide_for)
     return game
 
 

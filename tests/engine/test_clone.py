@@ -7,7 +7,7 @@ import random
 import pytest
 
 from engine import registry
-from engine.core import Game
+from engine.core import Game, RulesError
 from engine.records import restore
 
 
@@ -15,14 +15,7 @@ def advance(game: Game, rng: random.Random, steps: int) -> None:
     for _ in range(steps):
         if game.is_over:
             return
-        if game.needs_deal:
-            game.start_deal(game.random_deal(rng))
-        elif game.has_auto_step:
-            game.auto_step()
-        else:
-            seat = game.to_act
-            assert seat is not None
-            game.apply(seat, rng.choice(game.legal_actions()))
+        game.advance(rng)
 
 
 SPECS = [(spec.id, n) for spec in registry.specs()
@@ -72,3 +65,19 @@ def test_a_clone_of_a_search_copy_keeps_no_history_either():
     advance(game, random.Random(4), 10)
     assert game.copy().clone().history is None
     assert game.clone().history == game.history and game.clone().history is not game.history
+
+
+def test_advance_deals_steps_and_plays_until_the_end_then_refuses():
+    game = registry.game_class("jacko")(2, None, first_dealer=0)
+    rng = random.Random(1)
+    assert game.needs_deal
+    game.advance(rng)
+    assert not game.needs_deal and game.to_act is not None  # dealt: someone is to act
+    seat = game.to_act
+    before = len(game.to_record()["deals"][-1]["actions"])
+    game.advance(rng, lambda g, s: g.legal_actions()[0])
+    assert game.to_record()["deals"][-1]["actions"][before][0] == seat
+    while not game.is_over:
+        game.advance(rng)
+    with pytest.raises(RulesError):
+        game.advance(rng)  # nothing to play after the end
