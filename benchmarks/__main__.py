@@ -2,7 +2,7 @@
 ``python -m benchmarks ai-speed GAME [--level L] [--positions N] [--players N]``
 ``python -m benchmarks ai-strength GAME --a LEVEL --b LEVEL [--games N] [--players N]``
 ``python -m benchmarks step GAME [--moves N]``
-``python -m benchmarks answers [--moves N] [--hold S] [--every S]``
+``python -m benchmarks answers [GAME] [--moves N] [--hold S] [--every S]``
 ``python -m benchmarks images [--states N] [--format png|webp]``"""
 
 from __future__ import annotations
@@ -42,6 +42,7 @@ def main(argv: list[str] | None = None) -> int:
     stp.add_argument("--moves", type=int, default=3000)
     ans = commands.add_parser("answers", help="click answer latency while the database "
                                                 "is slow (the bot on the fake Discord)")
+    ans.add_argument("game", choices=game_ids(), nargs="?", default=game_ids()[0])
     ans.add_argument("--moves", type=int, default=600)
     ans.add_argument("--hold", type=float, default=3.5, help="seconds the lock is held")
     ans.add_argument("--every", type=float, default=5.0,
@@ -57,7 +58,7 @@ def main(argv: list[str] | None = None) -> int:
     elif args.command == "answers":
         from benchmarks import answers as answers_bench  # the bot and the fake Discord
 
-        result = answers_bench.run(args.moves, args.hold, args.every)
+        result = answers_bench.run(args.game, args.moves, args.hold, args.every)
     elif args.command == "step":
         from benchmarks import step as step_bench  # the bot only loads for this one
 

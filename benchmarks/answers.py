@@ -1,7 +1,7 @@
 """How fast a click is answered while the database is slow.
 
-``python -m benchmarks answers [--moves N] [--hold S] [--every S]`` runs the real
-bot on the fake Discord of the tests (loopback, no network), plays Jazz moves
+``python -m benchmarks answers [GAME] [--moves N] [--hold S] [--every S]`` runs the
+real bot on the fake Discord of the tests (loopback, no network), plays the game's moves
 through the players' DM menus, and meanwhile a second connection — another
 process, a backup — takes SQLite's write lock for ``--hold`` seconds every
 ``--every`` seconds. It prints the answer latency of the move clicks (from the
@@ -14,15 +14,14 @@ from __future__ import annotations
 
 import asyncio
 import random
-import sqlite3
 import statistics
 import tempfile
 from pathlib import Path
 from typing import Any
 
 from bot.presenter import SAVE_FAILED
-from tests.cogs.harness import GameDriver, idle, make_bot
-from tests.cogs.test_jazz_e2e import JAZZ_ONLY, start_jazz
+from engine.registry import spec
+from tests.cogs.harness import GameDriver, hold_for, idle, make_bot
 from tests.fakediscord import FakeDiscord
 
 COMPONENT = 3  # an interaction of a button or select
@@ -38,36 +37,33 @@ async def hold_now_and_then(path: Path, hold: float, every: float, stop: asyncio
             break
         except TimeoutError:
             pass
-        other = sqlite3.connect(path, isolation_level=None, timeout=30)
-        other.execute("BEGIN IMMEDIATE")
+        await hold_for(path, hold)
         times += 1
-        try:
-            await asyncio.sleep(hold)
-        finally:
-            other.execute("ROLLBACK")
-            other.close()
         gap = every - hold
     return times
 
 
-async def measure(moves: int, hold: float, every: float, seed: int = 1) -> dict[str, Any]:
+async def measure(game_id: str, moves: int, hold: float, every: float, seed: int = 1
+                  ) -> dict[str, Any]:
+    game = spec(game_id)
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "bench.db"
         async with FakeDiscord() as fake:
-            users = [fake.add_user(name) for name in ("alice", "bob", "cy")]
+            users = [fake.add_user(f"player{n}") for n in range(game.default_players)]
             general = fake.channel("general")
-            bot = await make_bot(path, extensions=JAZZ_ONLY)
+            bot = await make_bot(path, extensions={str(game.cog): game_id})
             async with fake.running(bot):
                 stop = asyncio.Event()
                 holder = asyncio.create_task(hold_now_and_then(path, hold, every, stop))
-                clicks = await _play(fake, bot, general, users, moves, random.Random(seed))
+                clicks = await _play(fake, bot, game_id, general, users, moves,
+                                     random.Random(seed))
                 stop.set()
                 holds = await holder
                 await idle(bot, timeout=30)
             fake.allow_violations = True  # late answers are counted below, not raised
     acks = sorted(ix.responded_at - ix.dispatched_at for ix in clicks
                   if ix.responded_at is not None)
-    return {"benchmark": "answers", "game": "jazz", "clicks": len(clicks),
+    return {"benchmark": "answers", "game": game_id, "clicks": len(clicks),
             "hold_s": hold, "every_s": every, "storage_holds": holds,
             "ack_p50_ms": _ms(statistics.median(acks)),
             "ack_p95_ms": _ms(acks[int(len(acks) * 0.95)]),
@@ -79,12 +75,23 @@ async def measure(moves: int, hold: float, every: float, seed: int = 1) -> dict[
                                     for ix in clicks)}
 
 
-async def _play(fake: FakeDiscord, bot: Any, general: Any, users: list[Any], moves: int,
-                rng: random.Random) -> list[Any]:
+async def _open_table(fake: FakeDiscord, bot: Any, game_id: str, channel: Any,
+                      users: list[Any]) -> None:
+    """/<game> start by the first player, the others join, the host starts."""
+    command = bot.game_uis[game_id].COMMAND
+    await (await fake.slash(users[0], channel, f"{command} start")).wait_answered()
+    lobby = fake.find_message(channel, label="Join")
+    for user in users[1:]:
+        await (await fake.click(user, lobby, label="Join")).wait_answered()
+    await (await fake.click(users[0], lobby, label="Start")).wait_answered()
+
+
+async def _play(fake: FakeDiscord, bot: Any, game_id: str, general: Any, users: list[Any],
+                moves: int, rng: random.Random) -> list[Any]:
     """Move clicks until ``moves`` were sent; a new game whenever one ends."""
     clicks: list[Any] = []
     while len(clicks) < moves:
-        await start_jazz(fake, general, users)
+        await _open_table(fake, bot, game_id, general, users)
         driver = GameDriver(fake, bot, general, users, rng)
         while len(driver.answered) < moves - len(clicks) and await driver.play_one():
             pass
@@ -99,5 +106,6 @@ def _ms(seconds: float) -> float:
     return round(seconds * 1000, 1)
 
 
-def run(moves: int = 600, hold: float = 3.5, every: float = 5.0) -> dict[str, Any]:
-    return asyncio.run(measure(moves, hold, every))
+def run(game_id: str, moves: int = 600, hold: float = 3.5, every: float = 5.0
+        ) -> dict[str, Any]:
+    return asyncio.run(measure(game_id, moves, hold, every))

@@ -8,6 +8,7 @@ import concurrent.futures
 import json
 import random
 import re
+import sqlite3
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -44,6 +45,21 @@ async def make_bot(path: Path, *, timing: Timing = FAST, clock: ManualClock | No
                        extensions=extensions, seed=seed, ai=ai or cheap_ai())
     bot._owns_store = True  # closed with the bot (a killed bot: close bot.store yourself)
     return bot
+
+
+async def hold_for(path: Path, seconds: float) -> None:
+    """Another process holds the database's write lock for ``seconds`` (a slow storage).
+
+    Taking and giving back the lock run in a thread: SQLite waits for a lock the bot
+    holds by blocking, and on the event loop that would stall the bot itself."""
+    other = await asyncio.to_thread(sqlite3.connect, path, isolation_level=None,
+                                    timeout=30, check_same_thread=False)
+    try:
+        await asyncio.to_thread(other.execute, "BEGIN IMMEDIATE")
+        await asyncio.sleep(seconds)
+        await asyncio.to_thread(other.execute, "ROLLBACK")
+    finally:
+        await asyncio.to_thread(other.close)
 
 
 def is_move(component: dict[str, Any]) -> bool:

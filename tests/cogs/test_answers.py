@@ -12,12 +12,8 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-import contextlib
 import logging
 import random
-import sqlite3
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
@@ -28,6 +24,7 @@ from tests.bot.clock import ManualClock
 from tests.cogs.harness import (
     GameDriver,
     choose,
+    hold_for,
     idle,
     live_menu,
     make_bot,
@@ -38,23 +35,6 @@ from tests.cogs.test_jazz_e2e import JAZZ_ONLY, start_jazz
 from tests.fakediscord import FakeDiscord
 
 DEFERRED_UPDATE = 6  # Discord's "deferred update message": nothing shown, message editable
-
-
-@contextlib.contextmanager
-def database_held(path: Path) -> Iterator[sqlite3.Connection]:
-    """Another process holds the database's write lock until the block ends."""
-    other = sqlite3.connect(path, isolation_level=None)
-    other.execute("BEGIN IMMEDIATE")
-    try:
-        yield other
-    finally:
-        other.execute("ROLLBACK")
-        other.close()
-
-
-async def hold_for(path: Path, seconds: float) -> None:
-    with database_held(path):
-        await asyncio.sleep(seconds)
 
 
 def users_of(fake: FakeDiscord, *names: str):
