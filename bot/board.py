@@ -8,7 +8,6 @@ old one points to it. Where the message is goes to the table's posts.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
 from typing import Any
@@ -70,16 +69,8 @@ class Board:
         scene = self.uis[table.game_id].table_scene(view, table.names)
         return Picture("table.png", images.render(scene))
 
-    async def draw(self, table: Table) -> None:
-        """Draw the table's picture in a worker thread, so that ``message`` finds it in
-        the picture cache and the event loop is not held up drawing it."""
-        if table.images and table.game is not None:
-            scene = self.uis[table.game_id].table_scene(table.game.public_view(), table.names)
-            await asyncio.to_thread(images.render, scene)
-
     async def post(self, table: Table, ping: bool = False) -> discord.Message | None:
         """A new table message (the start pings every player and names whose turn it is)."""
-        await self.draw(table)
         kwargs = self.message(table)
         if ping:
             players = " ".join(f"<@{s.user_id}>" for s in table.humans)
@@ -109,7 +100,6 @@ class Board:
         old = posts.message_id
         if old is not None and self.clock.now() - posts.message_posted_at < \
                 self.timing.retire_after:
-            await self.draw(table)
             try:
                 await self.poster.edit(table.channel_id, table.guild_id, old,
                                        allowed_mentions=NO_PINGS, **self.message(table))

@@ -7,7 +7,6 @@ closed is told once, in the channel, that their hand is under **My hand**.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 from typing import Any
 
@@ -43,23 +42,12 @@ class Hands:
                                                                   seat)))
         return {"embed": show(embed, picture), "view": view, "picture": picture}
 
-    async def draw(self, table: Table, seat: int) -> None:
-        """Draw the seat's hand picture in a worker thread, so that ``parts`` finds it
-        in the picture cache and the event loop is not held up drawing it."""
-        if table.images and table.game is not None:
-            seat_view = table.game.seat_view(seat)
-            if table.automation() is not None:
-                seat_view = {**seat_view, "legal": []}
-            scene = self.uis[table.game_id].hand_scene(seat_view, table.names, seat)
-            await asyncio.to_thread(images.render, scene)
-
     async def send(self, table: Table, seat: int) -> None:
         """DM a player their hand (with the menu when it is their turn)."""
         player, posts = table.seats[seat], table.posts
         user = player.user_id
         if table.hands != "dm" or user in posts.dm_closed or player.away or player.is_ai:
             return
-        await self.draw(table, seat)
         try:
             message = await self.poster.dm(user, posts.dm_channels.get(user),
                                            **self.parts(table, seat))

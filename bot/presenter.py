@@ -43,7 +43,6 @@ class Presenter:
             await replies.reply(interaction, SAVE_FAILED)
             return
         await self.deal_reports(outcome)  # before the answer: once, even on a crash
-        await self.hands.draw(table, seat)
         await replies.update(interaction, content=None, **self.hands.parts(table, seat))
         clicked = interaction.message.id if interaction.message else None
         user = table.seats[seat].user_id
