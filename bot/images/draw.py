@@ -16,7 +16,7 @@ from typing import Literal
 
 from PIL import Image, ImageDraw
 
-from bot.images.cards import SIZES, sprite
+from bot.images.cards import BLACK, GOLD, RED, SIZES, sprite
 from bot.images.scene import Card, Scene, Seat, Zone
 from bot.images.text import fit, font
 
@@ -40,10 +40,7 @@ SEAT_BG = (18, 74, 42)
 SEAT_OUT = (40, 52, 46)
 INK = (245, 245, 240)
 SOFT = (200, 226, 208)
-GOLD = (246, 196, 60)
 BADGE_BG = (250, 246, 232)
-RED = (200, 30, 40)
-DARK = (20, 20, 24)
 
 Box = tuple[int, int, int, int]
 Format = Literal["png", "webp"]
@@ -168,7 +165,7 @@ def _caption(canvas: Canvas, card: Card, centre: float, y: float, room: float) -
 def _badge(canvas: Canvas, text: str, x: int, top: int, h: int) -> None:
     canvas.draw.rounded_rectangle((x, top, x + BADGE_W, top + h), 10, fill=BADGE_BG,
                                   outline=GOLD, width=2)
-    ink = RED if any(s in text for s in "♥♦") else DARK
+    ink = RED if any(s in text for s in "♥♦") else BLACK
     size = 34 if h >= 80 else 26
     if len(text) == 1:  # a suit symbol alone: make it as big as the tile allows
         size = int(h * 0.62)
