@@ -26,7 +26,7 @@ from typing import Any
 
 import discord
 
-from bot import replies
+from bot import custom_ids, replies
 
 log = logging.getLogger(__name__)
 
@@ -67,9 +67,8 @@ def custom_id_of(interaction: discord.Interaction) -> str:
 
 
 def _table_of(interaction: discord.Interaction) -> str | None:
-    custom_id = custom_id_of(interaction)
-    parts = custom_id.split(":")
-    return parts[2] if len(parts) > 2 and parts[0] == "ct" else None
+    parsed = custom_ids.parse(custom_id_of(interaction))
+    return parsed.table_id if parsed is not None else None
 
 
 async def failed(interaction: discord.Interaction, error: BaseException,
