@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import logging
 import random
+from pathlib import Path
 
 import pytest
 
@@ -41,15 +43,23 @@ def users_of(fake: FakeDiscord, *names: str):
     return [fake.add_user(n) for n in names]
 
 
-async def test_a_move_waiting_on_a_slow_database_is_deferred_then_shown(fake_discord, tmp_path):
-    fake = fake_discord
+@contextlib.asynccontextmanager
+async def jazz_in_play(fake: FakeDiscord, tmp_path: Path, **bot_options):
+    """A 3-seat Jazz game started in #general (database: tmp_path / "db.sqlite"), the bot
+    quiet: (bot, channel, users)."""
     users = users_of(fake, "alice", "bob", "cy")
     general = fake.channel("general")
-    path = tmp_path / "db.sqlite"
-    bot = await make_bot(path, extensions=JAZZ_ONLY)
+    bot = await make_bot(tmp_path / "db.sqlite", extensions=JAZZ_ONLY, **bot_options)
     async with fake.running(bot):
         await start_jazz(fake, general, users)
         await idle(bot)
+        yield bot, general, users
+
+
+async def test_a_move_waiting_on_a_slow_database_is_deferred_then_shown(fake_discord, tmp_path):
+    fake = fake_discord
+    path = tmp_path / "db.sqlite"
+    async with jazz_in_play(fake, tmp_path) as (bot, general, users):
         user = player_to_act(fake, bot, general, users)
         before = actions_played(bot, general)
         holder = asyncio.create_task(hold_for(path, 3.2))  # beyond Discord's 3 s
@@ -67,13 +77,8 @@ async def test_a_move_waiting_on_a_slow_database_is_deferred_then_shown(fake_dis
 async def test_a_save_failing_after_the_deferral_says_so_and_changes_nothing(
         fake_discord, tmp_path):
     fake = fake_discord
-    users = users_of(fake, "alice", "bob", "cy")
-    general = fake.channel("general")
     path = tmp_path / "db.sqlite"
-    bot = await make_bot(path, extensions=JAZZ_ONLY, store_wait_ms=2600)
-    async with fake.running(bot):
-        await start_jazz(fake, general, users)
-        await idle(bot)
+    async with jazz_in_play(fake, tmp_path, store_wait_ms=2600) as (bot, general, users):
         table = bot.croupier.manager.in_channel(general.id)
         user = player_to_act(fake, bot, general, users)
         before, step = actions_played(bot, general), table.step
@@ -231,12 +236,7 @@ async def test_three_hundred_random_forgeries_during_a_game_are_all_answered(
 async def test_an_exception_in_a_component_is_answered_and_logged_once(
         fake_discord, tmp_path, caplog: pytest.LogCaptureFixture):
     fake = fake_discord
-    users = users_of(fake, "alice", "bob", "cy")
-    general = fake.channel("general")
-    bot = await make_bot(tmp_path / "db.sqlite", extensions=JAZZ_ONLY)
-    async with fake.running(bot):
-        await start_jazz(fake, general, users)
-        await idle(bot)
+    async with jazz_in_play(fake, tmp_path) as (bot, general, users):
         table = bot.croupier.manager.in_channel(general.id)
         user = player_to_act(fake, bot, general, users)
         before = actions_played(bot, general)
@@ -261,12 +261,7 @@ async def test_an_exception_in_a_component_is_answered_and_logged_once(
 async def test_an_exception_after_the_deferral_edits_in_a_polite_sentence(
         fake_discord, tmp_path):
     fake = fake_discord
-    users = users_of(fake, "alice", "bob", "cy")
-    general = fake.channel("general")
-    bot = await make_bot(tmp_path / "db.sqlite", extensions=JAZZ_ONLY)
-    async with fake.running(bot):
-        await start_jazz(fake, general, users)
-        await idle(bot)
+    async with jazz_in_play(fake, tmp_path) as (bot, general, users):
         user = player_to_act(fake, bot, general, users)
 
         async def slow_then_broken(*args, **kwargs):
@@ -308,12 +303,7 @@ async def test_an_exception_in_a_command_is_answered_and_logged_once(
 async def test_while_shutting_down_clicks_and_commands_are_refused_politely(
         fake_discord, tmp_path):
     fake = fake_discord
-    users = users_of(fake, "alice", "bob", "cy")
-    general = fake.channel("general")
-    bot = await make_bot(tmp_path / "db.sqlite", extensions=JAZZ_ONLY)
-    async with fake.running(bot):
-        await start_jazz(fake, general, users)
-        await idle(bot)
+    async with jazz_in_play(fake, tmp_path) as (bot, general, users):
         user = player_to_act(fake, bot, general, users)
         before = actions_played(bot, general)
         bot.closing = True
@@ -337,15 +327,10 @@ class SlowAI(AIRunner):
 async def test_clicks_while_a_slow_ai_decides_a_timed_out_turn_are_answered(
         fake_discord, tmp_path):
     fake = fake_discord
-    users = users_of(fake, "alice", "bob", "cy")
-    general = fake.channel("general")
     clock = ManualClock()
     ai = SlowAI(concurrent.futures.ThreadPoolExecutor(max_workers=1), iterations=20,
                 time_limit=None, owns_executor=True)
-    bot = await make_bot(tmp_path / "db.sqlite", extensions=JAZZ_ONLY, clock=clock, ai=ai)
-    async with fake.running(bot):
-        await start_jazz(fake, general, users)
-        await idle(bot)
+    async with jazz_in_play(fake, tmp_path, clock=clock, ai=ai) as (bot, general, users):
         slow = player_to_act(fake, bot, general, users)
         others = [u for u in users if u is not slow]
         before = actions_played(bot, general)
