@@ -4,8 +4,9 @@ The answer is ephemeral (a lookup, not news for the channel): up to ten games,
 newest first, with their results, a button to page back to older ones, and a
 select that answers with a game's record as a JSON file (``records.md``), byte
 for byte as storage keeps it, so ``python -m engine replay`` can check the
-score. Components carry everything a click needs in their custom_id, so they
-keep working after a restart:
+score. Only games of channels the asking member can view are listed or handed
+out (``may_see``). Components carry everything a click needs in their custom_id,
+so they keep working after a restart:
 
 * ``ct:hist:<c|u>:<channel or user id>:<game or ->:<before game id, 0 = newest>``
 * ``ct:rec`` — the download select; its values are game ids
@@ -32,13 +33,13 @@ log = logging.getLogger(__name__)
 
 COG_NAME = "History"
 PAGE = 10  # games per page (a select holds at most 25 options)
-SCAN_PAGES = 20  # at most this many pages are read to fill one page of visible games
+SCAN_GAMES = 250  # at most this many games are read to fill one page of visible games
+SCAN_BATCH = 50  # games read at a time once the first page held some the member cannot see
 NAME_WIDTH = 20
 LINE_LIMIT = 350  # one game's line; ten of them stay far below an embed's 4096
 HISTORY_TEMPLATE = (r"ct:hist:(?P<kind>[cu]):(?P<target>\d{1,20}):(?P<game>[a-z_]{1,24}|-):"
                     r"(?P<before>\d{1,20})")
 RECORD_ID = "ct:rec"
-NO_PINGS = discord.AllowedMentions.none()
 
 
 @dataclass(frozen=True)
@@ -55,11 +56,12 @@ class Query:
             raise ValueError(f"bad custom_id {custom_id!r}")
         return custom_id
 
-    async def games(self, store: Store, guild_id: int | None, before: int) -> list[GameSummary]:
-        """One page and one game more (to know whether older games exist)."""
+    async def games(self, store: Store, guild_id: int | None, before: int,
+                    limit: int) -> list[GameSummary]:
+        """Up to ``limit`` games older than ``before`` (0: the newest), newest first."""
         channel, user = (self.target, None) if self.kind == "c" else (None, self.target)
         return await store.history(guild_id, channel_id=channel, user_id=user, game=self.game,
-                                   limit=PAGE + 1, before=before or None)
+                                   limit=limit, before=before or None)
 
 
 def seat_text(seat: SeatResult) -> str:
@@ -86,27 +88,31 @@ def option_for(game: GameSummary) -> discord.SelectOption:
                                 value=str(game.game_id))
 
 
-def history_embed(title: str, games: list[GameSummary], before: int) -> discord.Embed:
+def history_embed(title: str, games: list[GameSummary], before: int, older: int | None
+                  ) -> discord.Embed:
     embed = discord.Embed(title=render.clip(title, 256), colour=render.COLOUR)
     if games:
         embed.description = "\n".join(game_line(g) for g in games)
         embed.set_footer(text="Pick a game below to download its record (JSON); "
                               "python -m engine replay FILE checks every score.")
+    elif older is not None:  # the scan bound was reached before a visible game
+        embed.description = "Nothing to show in this stretch; Older ▶ looks further back."
     else:
         embed.description = ("No older games." if before else
                              "No games have been finished here yet.")
     return render.fit_embed(embed)
 
 
-def history_view(query: Query, games: list[GameSummary], before: int, more: bool
+def history_view(query: Query, games: list[GameSummary], before: int, older: int | None
                  ) -> discord.ui.View | None:
+    """The download select, and buttons to the newest page and to ``older`` games."""
     view = discord.ui.View(timeout=None)
     if games:
         view.add_item(RecordSelect([option_for(g) for g in games]))
     if before:
         view.add_item(PageButton(query, 0, "⏮ Newest"))
-    if more and games:
-        view.add_item(PageButton(query, games[-1].game_id, "Older ▶"))
+    if older is not None:
+        view.add_item(PageButton(query, older, "Older ▶"))
     return view if view.children else None
 
 
@@ -148,13 +154,28 @@ class RecordSelect(discord.ui.DynamicItem[discord.ui.Select], template=RECORD_ID
 
 
 def may_see(interaction: discord.Interaction, game: GameSummary) -> bool:
-    """Whether the asking member can view the channel the game was played in (a thread:
-    its parent's permission, as Discord has it); in a DM, only their own games."""
+    """Whether the asking member can view the channel the game was played in; in a DM,
+    only their own games."""
     guild, member = interaction.guild, interaction.user
+    played = any(s.user_id == member.id for s in game.players)
     if guild is None or not isinstance(member, discord.Member):
-        return any(s.user_id == member.id for s in game.players)
+        return played
+    if game.channel_id == interaction.channel_id:
+        return True  # asked from that very channel (or a message in it)
     channel = guild.get_channel_or_thread(game.channel_id)
-    return channel is not None and channel.permissions_for(member).view_channel
+    if channel is None:
+        return False  # deleted, or a thread the bot no longer holds (archived)
+    if not isinstance(channel, discord.Thread):
+        return channel.permissions_for(member).view_channel
+    # A thread has its parent's permissions, as on Discord (discord.py's
+    # Thread.permissions_for raises when the parent is not cached).
+    parent = channel.parent
+    if parent is None or not parent.permissions_for(member).view_channel:
+        return False
+    # A private thread shows only to its members and to Manage Threads; the bot does
+    # not keep thread members, so a seat (or owning the thread) stands for membership.
+    return (not channel.is_private() or played or channel.owner_id == member.id
+            or parent.permissions_for(member).manage_threads)
 
 
 def record_filename(game: str, game_id: int) -> str:
@@ -196,36 +217,39 @@ class History(commands.Cog):
     async def _show(self, interaction: discord.Interaction, query: Query, before: int,
                     new: bool) -> None:
         try:
-            games, more = await self.visible_page(interaction, query, before)
+            games, older = await self.visible_page(interaction, query, before)
             title = await self._title(interaction, query)
         except Exception:
             log.exception("cannot read the history")
             await replies.reply(interaction, "I could not read the game history just now. "
                                              "Please try again in a moment.")
             return
-        embed = history_embed(title, games, before)
-        view = history_view(query, games, before, more)
+        embed = history_embed(title, games, before, older)
+        view = history_view(query, games, before, older)
         if new:
             await replies.reply(interaction, embed=embed, view=view)
         else:
             await replies.update(interaction, embed=embed, view=view)
 
     async def visible_page(self, interaction: discord.Interaction, query: Query,
-                           before: int) -> tuple[list[GameSummary], bool]:
-        """A page of the games the asking member may see, and whether older ones exist.
+                           before: int) -> tuple[list[GameSummary], int | None]:
+        """A page of the games the asking member may see, and where the next older page
+        starts (None: no older game they may see).
 
         Games of channels they cannot view are left out before paging, so a page is
-        still full when such games lie in between (scanning a bounded number more)."""
+        still full when such games lie in between. At most SCAN_GAMES are read: past
+        that the page is cut short and Older goes on from the last game read."""
         shown: list[GameSummary] = []
-        cursor, full = before, True
-        for _ in range(SCAN_PAGES):
-            batch = await query.games(self.store, interaction.guild_id, cursor)
+        cursor, read, limit = before, 0, PAGE + 1  # one more: whether older games exist
+        while read < SCAN_GAMES:
+            batch = await query.games(self.store, interaction.guild_id, cursor, limit)
             shown += [g for g in batch if may_see(interaction, g)]
-            full = len(batch) > PAGE
-            if len(shown) > PAGE or not full:
-                break
-            cursor = batch[-1].game_id
-        return shown[:PAGE], len(shown) > PAGE or full
+            if len(shown) > PAGE:
+                return shown[:PAGE], shown[PAGE - 1].game_id
+            if len(batch) < limit:
+                return shown, None
+            read, cursor, limit = read + len(batch), batch[-1].game_id, SCAN_BATCH
+        return shown, cursor
 
     async def _title(self, interaction: discord.Interaction, query: Query) -> str:
         which = f" of {game_title(query.game)}" if query.game else ""

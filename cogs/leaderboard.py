@@ -256,7 +256,6 @@ class ChipsButton(discord.ui.DynamicItem[discord.ui.Button], template=CHIPS_TEMP
 # ------------------------------------------------------------------ the cog
 
 
-NO_PINGS = discord.AllowedMentions.none()
 TROUBLE = "I could not read the scores just now. Please try again in a moment."
 
 
@@ -291,7 +290,7 @@ class Leaderboards(commands.Cog):
                                      _where(interaction, scope), interaction.user.id, 0)
         except Exception:
             log.exception("cannot read the %s leaderboard", game)
-            await interaction.response.send_message(TROUBLE, ephemeral=True)
+            await replies.reply(interaction, TROUBLE)
             return
         await _send(interaction, board_embed(board), board_view(board))
 
@@ -304,7 +303,7 @@ class Leaderboards(commands.Cog):
                                      viewer, page)
         except Exception:
             log.exception("cannot read the %s leaderboard", button.game)
-            await interaction.response.send_message(TROUBLE, ephemeral=True)
+            await replies.reply(interaction, TROUBLE)
             return
         await _answer_click(interaction, button.owner, board_embed(board), board_view(board))
 
@@ -317,7 +316,7 @@ class Leaderboards(commands.Cog):
                                      _where(interaction, "server"), interaction.user.id, 0)
         except Exception:
             log.exception("cannot read the chips board")
-            await interaction.response.send_message(TROUBLE, ephemeral=True)
+            await replies.reply(interaction, TROUBLE)
             return
         await _send(interaction, chips_embed(board), chips_view(board))
 
@@ -328,7 +327,7 @@ class Leaderboards(commands.Cog):
                                      _where(interaction, "server"), interaction.user.id, page)
         except Exception:
             log.exception("cannot read the chips board")
-            await interaction.response.send_message(TROUBLE, ephemeral=True)
+            await replies.reply(interaction, TROUBLE)
             return
         await _answer_click(interaction, button.owner, chips_embed(board), chips_view(board))
 

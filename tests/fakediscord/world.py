@@ -46,7 +46,7 @@ EVERYONE_PERMISSIONS = (
     | discord.Permissions(use_application_commands=True, add_reactions=True).value
 )
 
-TEXT, DM, PUBLIC_THREAD = 0, 1, 11
+TEXT, DM, PUBLIC_THREAD, PRIVATE_THREAD = 0, 1, 11, 12
 EPHEMERAL_FLAG = 1 << 6
 LOADING_FLAG = 1 << 7
 COMPONENTS_V2_FLAG = 1 << 15
@@ -335,6 +335,8 @@ class FakeChannel:
                     "locked": False,
                 },
             )
+            if self.type == PRIVATE_THREAD:
+                data["thread_metadata"]["invitable"] = True  # sent for private threads only
             data.pop("permission_overwrites")
             data.pop("position")
         else:
@@ -403,7 +405,10 @@ class World:
         self.guild.member_roles[user.id] = []
         return user
 
-    def add_channel(self, name: str) -> FakeChannel:
+    def add_channel(
+        self, name: str, *, private_to: list[FakeUser] | None = None
+    ) -> FakeChannel:
+        """A text channel; ``private_to``: only those users (and the bot) can view it."""
         chan = FakeChannel(
             id=self.ids.next(),
             name=name,
@@ -411,13 +416,20 @@ class World:
             guild_id=self.guild.id,
             position=len(self.guild.channel_ids),
         )
-        return self._register_channel(chan)
+        self._register_channel(chan)
+        if private_to is not None:
+            self.set_permissions(chan, self.guild.everyone, view_channel=False)
+            for user in [*private_to, self.bot]:
+                self.set_permissions(chan, user, view_channel=True)
+        return chan
 
-    def add_thread(self, name: str, parent: FakeChannel) -> FakeChannel:
+    def add_thread(self, name: str, parent: FakeChannel, *, private: bool = False) -> FakeChannel:
+        """A thread the bot owns; its permissions are its parent's (thread membership of
+        a private thread is not modelled)."""
         chan = FakeChannel(
             id=self.ids.next(),
             name=name,
-            type=PUBLIC_THREAD,
+            type=PRIVATE_THREAD if private else PUBLIC_THREAD,
             guild_id=self.guild.id,
             parent_id=parent.id,
         )
@@ -465,7 +477,11 @@ class World:
     def set_permissions(
         self, channel: FakeChannel, target: FakeUser | FakeRole, **perms: bool
     ) -> None:
-        """Add a channel overwrite: True allows, False denies, names as discord.Permissions."""
+        """Add a channel overwrite: True allows, False denies, names as discord.Permissions.
+
+        A member (type 1) or role (type 0) overwrite, sent in GUILD_CREATE and used for
+        the interaction's member/channel permissions; the bot is told of a later change
+        only through ``FakeDiscord.set_bot_permissions`` (its own overwrites)."""
         if channel.is_thread:
             channel = self.channels[channel.parent_id or 0]  # threads inherit their parent's
         allow = discord.Permissions(**{k: True for k, v in perms.items() if v}).value
