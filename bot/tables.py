@@ -77,6 +77,7 @@ class Table:
     options: Options
     hands: str = "dm"
     images: bool = True  # pictures of the table and the hands beside the text
+    language: str = "en"  # what the table message and channel notices speak (locales)
     turn_timer: float = 300.0
     lobby_idle: float = 900.0
     guild_name: str = ""
@@ -394,7 +395,8 @@ class Table:
             "table_id": self.table_id, "game_id": self.game_id, "guild_id": self.guild_id,
             "channel_id": self.channel_id, "host_id": self.host_id,
             "created_at": self.created_at, "options": self.options.to_dict(),
-            "hands": self.hands, "images": self.images, "turn_timer": self.turn_timer,
+            "hands": self.hands, "images": self.images,
+            "language": self.language, "turn_timer": self.turn_timer,
             "lobby_idle": self.lobby_idle,
             "guild_name": self.guild_name, "channel_name": self.channel_name,
             "status": self.status, "step": self.step,
