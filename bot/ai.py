@@ -18,10 +18,12 @@ import concurrent.futures
 import functools
 import logging
 import multiprocessing
+import re
 from collections.abc import Callable
 
 from engine.ai import DEFAULT_LEVEL, LEVELS, choose_from_data
 from engine.core import Game
+from engine.text import T, Text
 
 log = logging.getLogger(__name__)
 
@@ -31,9 +33,44 @@ ExecutorFactory = Callable[[], concurrent.futures.Executor]
 
 
 def seat_name(level: str, number: int = 1) -> str:
-    """How an AI seat is shown everywhere: "🤖 Normal AI", then "🤖 Normal AI 2"..."""
-    suffix = f" {number}" if number > 1 else ""
-    return f"🤖 {level.capitalize()} AI{suffix}"
+    """How an AI seat is named (and saved): "🤖 Normal AI", then "🤖 Normal AI 2"... in
+    English; ``seat_text`` says it in the reader's language."""
+    return str(seat_text(level, number))
+
+
+def seat_text(level: str, number: int = 1) -> Text:
+    """An AI seat's name as a ``Text`` (``say`` it): the level word is translated, the
+    saved name (``seat_name``) stays English."""
+    if number > 1:
+        if level == "easy":
+            # Translators: the name of an AI player at the table ("number": the 2nd, 3rd...)
+            return T("🤖 Easy AI {number}", number=number)
+        if level == "normal":
+            # Translators: the name of an AI player at the table ("number": the 2nd, 3rd...)
+            return T("🤖 Normal AI {number}", number=number)
+        if level == "hard":
+            # Translators: the name of an AI player at the table ("number": the 2nd, 3rd...)
+            return T("🤖 Hard AI {number}", number=number)
+        return Text.from_data(f"🤖 {level.capitalize()} AI {number}")
+    if level == "easy":
+        # Translators: the name of an AI player at the table
+        return T("🤖 Easy AI")
+    if level == "normal":
+        # Translators: the name of an AI player at the table
+        return T("🤖 Normal AI")
+    if level == "hard":
+        # Translators: the name of an AI player at the table
+        return T("🤖 Hard AI")
+    return Text.from_data(f"🤖 {level.capitalize()} AI")
+
+
+def seat_text_of(level: str, name: str) -> str:
+    """The name an AI seat of ``level`` was saved with, as a ``Text`` when it is one
+    ``seat_name`` made (a name it did not make is kept as it is)."""
+    match = re.fullmatch(r".* (\d+)", name)
+    number = int(match[1]) if match else 1
+    text = seat_text(level, number)
+    return text if text == name else name
 
 
 def table_seed(table_id: str) -> int:

@@ -26,15 +26,17 @@ from typing import Any
 
 import discord
 
+import locales
 from bot import custom_ids, replies
+from engine.text import T
 
 log = logging.getLogger(__name__)
 
 WATCHDOG_AFTER = 2.2  # seconds: leaves 0.8 s of Discord's 3 for the deferral itself
-SOMETHING_WRONG = "Something went wrong; nothing was changed. Please try again."
-NO_LONGER_ACTIVE = "This button is no longer active. Nothing was changed."
-SHUTTING_DOWN = ("The bot is restarting right now. Please try again in a minute; "
-                 "nothing was changed.")
+SOMETHING_WRONG = T("Something went wrong; nothing was changed. Please try again.")
+NO_LONGER_ACTIVE = T("This button is no longer active. Nothing was changed.")
+SHUTTING_DOWN = T("The bot is restarting right now. Please try again in a minute; "
+                  "nothing was changed.")
 
 
 def describe(interaction: discord.Interaction, table_id: str | None = None) -> str:
@@ -44,9 +46,11 @@ def describe(interaction: discord.Interaction, table_id: str | None = None) -> s
             if interaction.type is discord.InteractionType.component
             else f"command /{interaction.command.qualified_name}" if interaction.command
             else f"{interaction.type.name} {data.get('name', '')}".strip())
+    # not for players: a log line
     where = f"guild {interaction.guild_id} channel {interaction.channel_id}" \
         if interaction.guild_id else f"DM {interaction.channel_id}"
     table = f" table {table_id}" if table_id else ""
+    # not for players: a log line
     return f"interaction {interaction.id} ({what}) by user {interaction.user.id} in {where}{table}"
 
 
@@ -79,7 +83,17 @@ async def failed(interaction: discord.Interaction, error: BaseException,
     metrics = getattr(interaction.client, "metrics", None)
     if metrics is not None:
         metrics.count_error()
-    await replies.reply(interaction, SOMETHING_WRONG)
+    await replies.reply(interaction, locales.say(SOMETHING_WRONG))
+
+
+def speak_to(interaction: discord.Interaction) -> None:
+    """From now on the interaction's task speaks its user's language (and the bot
+    remembers it for the DMs it sends them)."""
+    readers = getattr(interaction.client, "readers", None)
+    if readers is not None:
+        readers.heard(interaction)
+    else:
+        locales.use(locales.language_of(interaction.locale))
 
 
 def shutting_down(interaction: discord.Interaction) -> bool:
@@ -89,8 +103,9 @@ def shutting_down(interaction: discord.Interaction) -> bool:
 async def run_click(interaction: discord.Interaction,
                     handler: Callable[[], Awaitable[None]]) -> None:
     """Run a component's handler: refused while shutting down, never left unanswered."""
+    speak_to(interaction)
     if shutting_down(interaction):
-        await replies.reply(interaction, SHUTTING_DOWN)
+        await replies.reply(interaction, locales.say(SHUTTING_DOWN))
         return
     try:
         await handler()
@@ -143,5 +158,5 @@ async def unknown_component(interaction: discord.Interaction,
     if patterns.known(custom_id) and _on_message(interaction, custom_id):
         return False
     log.info("%s: no component takes it", describe(interaction))
-    await replies.reply(interaction, NO_LONGER_ACTIVE)
+    await replies.reply(interaction, locales.say(NO_LONGER_ACTIVE))
     return True

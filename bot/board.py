@@ -14,6 +14,7 @@ from typing import Any
 
 import discord
 
+import locales
 from bot import images, render, views
 from bot.attachments import Picture, show
 from bot.games import GameUI
@@ -23,6 +24,7 @@ from bot.replies import NO_PINGS, PINGS
 from bot.settings import Timing
 from bot.tables import LOBBY, PLAYING, Table
 from bot.timers import Clock
+from locales import _, say
 
 log = logging.getLogger(__name__)
 
@@ -38,7 +40,12 @@ class Board:
         self.edits = EditCoalescer(timing.edit_interval, self._edit_by_id)
 
     def message(self, table: Table) -> dict[str, Any]:
-        """Content, embed and components of the public table: from the public view only."""
+        """Content, embed and components of the public table: from the public view only,
+        in the table's language (whoever's click redraws it)."""
+        with locales.speaking(table.language):
+            return self._message(table)
+
+    def _message(self, table: Table) -> dict[str, Any]:
         ui = self.uis[table.game_id]
         if table.status == LOBBY:
             full = len(table.seats) >= table.engine.MAX_PLAYERS
@@ -47,8 +54,9 @@ class Board:
                                              can_add_ai=not full,
                                              can_remove_ai=len(table.humans) < len(table.seats))}
         if table.game is None:  # a lobby that closed
-            embed = discord.Embed(title=f"{ui.title}: closed", colour=ui.COLOUR,
-                                  description="\n".join(table.events) or "Closed.")
+            embed = discord.Embed(title=_("{game}: closed", game=ui.title), colour=ui.COLOUR,
+                                  description="\n".join(say(e) for e in table.events)
+                                  or _("Closed."))
             return {"content": None, "embed": embed, "view": None}
         view = table.game.public_view()
         embed = ui.table_embed(table, view)
@@ -57,8 +65,8 @@ class Board:
         if table.status != PLAYING:
             return {"content": None, "embed": show(embed, picture), "view": None, **pictured}
         seat = table.to_act
-        turn = (f"<@{table.seats[seat].user_id}> to play" if seat is not None
-                and table.automation() is None else None)
+        turn = (_("{player} to play", player=render.mention(table.seats[seat].user_id))
+                if seat is not None and table.automation() is None else None)
         return {"content": turn, "embed": show(embed, picture),
                 "view": views.table_view(table.table_id, table.step), **pictured}
 
@@ -75,8 +83,9 @@ class Board:
         if ping:
             players = " ".join(f"<@{s.user_id}>" for s in table.humans)
             turn = kwargs["content"]
-            kwargs["content"] = render.content(f"🎴 {table.title} starts: {players}."
-                                               + (f"\n{turn}." if turn else ""))
+            with locales.speaking(table.language):
+                starts = _("{game} starts: {players}.", game=table.title, players=players)
+            kwargs["content"] = render.content(f"🎴 {starts}" + (f"\n{turn}." if turn else ""))
         message = await self.poster.send(table.channel_id, table.guild_id,
                                          allowed_mentions=PINGS if ping else NO_PINGS, **kwargs)
         if message is not None:
@@ -109,10 +118,11 @@ class Board:
         await self.post(table)
         if old is not None and old != posts.message_id:  # retire the old message
             link = render.jump_url(table.guild_id, table.channel_id, posts.message_id)
+            with locales.speaking(table.language):
+                moved = _("This table moved on: {link}", link=link)
             with contextlib.suppress(Gone):
                 await self.poster.edit(table.channel_id, table.guild_id, old, embed=None,
-                                       view=None, picture=None,
-                                       content=f"This table moved on: {link}")
+                                       view=None, picture=None, content=moved)
         if posts.message_id != old and self.manager.is_live(table):
             await save_posts(self.manager, table)
 

@@ -17,8 +17,10 @@ from bot import replies
 from bot.manager import TableManager
 from bot.step import Steps
 from bot.tables import Table
+from engine.text import T
+from locales import say
 
-OTHER_CHANNEL = "That button belongs to a table in another channel."
+OTHER_CHANNEL = T("That button belongs to a table in another channel.")
 
 
 class Clicks:
@@ -41,7 +43,7 @@ class Clicks:
             yield None
             return
         if channel_bound and interaction.channel_id != found.channel_id:
-            await replies.reply(interaction, OTHER_CHANNEL)
+            await replies.reply(interaction, say(OTHER_CHANNEL))
             yield None
             return
         async with self.steps.hold(found, replies.deferrer(interaction)) as live:

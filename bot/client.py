@@ -19,11 +19,14 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+import locales
 from bot import answers, commandsync, replies, views
 from bot.ai import AIRunner
+from bot.command_text import CatalogueTranslator
 from bot.croupier import Croupier
 from bot.games import GameUI
 from bot.health import HealthServer, Metrics
+from bot.languages import Readers
 from bot.settings import Settings, Timing
 from bot.storage import Store, open_storage
 from bot.timers import Clock, SystemClock
@@ -50,8 +53,9 @@ class CardTableTree(app_commands.CommandTree[Any]):
     """Refuses commands while the bot shuts down; a failing command is answered."""
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        answers.speak_to(interaction)  # the command's task speaks its user's language
         if answers.shutting_down(interaction):
-            await replies.reply(interaction, answers.SHUTTING_DOWN)
+            await replies.reply(interaction, locales.say(answers.SHUTTING_DOWN))
             return False
         return True
 
@@ -85,6 +89,7 @@ class CardTableBot(commands.AutoShardedBot):
         self.metrics = Metrics()
         self.health: HealthServer | None = None
         self.components = answers.ComponentPatterns()
+        self.readers = Readers()  # each user's language, for the DMs to them
         self._watchdogs: set[asyncio.Task[None]] = set()
         self._shutdown_task: asyncio.Task[None] | None = None  # (discord.py has _closing_task)
 
@@ -107,6 +112,8 @@ class CardTableBot(commands.AutoShardedBot):
     async def setup_hook(self) -> None:
         if self._store is None:
             self._store = await open_storage(self.settings.database_path)
+        await self.readers.load(self._store)
+        await self.tree.set_translator(CatalogueTranslator())
         self._croupier = Croupier(self, self._store, self.game_uis, self.timing, self.clock,
                                   seed=self.seed, ai=self.ai, metrics=self.metrics)
         manager = self._croupier.manager
@@ -145,6 +152,7 @@ class CardTableBot(commands.AutoShardedBot):
         """Every interaction: counted, watched until answered, refused if no component
         of ours takes it."""
         self.metrics.count_interaction()
+        answers.speak_to(interaction)
         if await answers.unknown_component(interaction, self.components):
             return
         task = asyncio.create_task(answers.watch(interaction))
@@ -171,6 +179,7 @@ class CardTableBot(commands.AutoShardedBot):
             await self._croupier.close()
         for task in list(self._watchdogs):
             task.cancel()
+        await self.readers.close()
         await super().close()
         if self._store is not None and self._owns_store:
             await self._store.close()

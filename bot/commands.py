@@ -13,11 +13,13 @@ from typing import Any
 
 import discord
 
+import locales
 from bot import render, replies
 from bot.board import Board, save_posts
 from bot.clicks import Clicks
 from bot.endings import Endings
 from bot.games import GameUI, game_status_text
+from bot.languages import table_language
 from bot.lobby import Lobby
 from bot.manager import TableManager
 from bot.moves import Moves
@@ -25,11 +27,15 @@ from bot.settings import Timing
 from bot.tables import HANDS_MODES, LOBBY, STOPPED, Table, TableError, new_table_id
 from bot.timers import Clock, TableTimers
 from engine.core import OptionError, Options
+from engine.text import T
+from locales import _, _n, say
 
 log = logging.getLogger(__name__)
 
-REQUIRED_PERMISSIONS = (("view_channel", "View Channel"), ("send_messages", "Send Messages"),
-                        ("embed_links", "Embed Links"))
+# (Discord shows permission names in the reader's language; ours match its English ones.)
+REQUIRED_PERMISSIONS = (("view_channel", T("View Channel")),
+                        ("send_messages", T("Send Messages")),
+                        ("embed_links", T("Embed Links")))
 
 
 class Commands:
@@ -52,17 +58,20 @@ class Commands:
     def _table_for(self, interaction: discord.Interaction, ui: GameUI) -> Table:
         table = self.manager.in_channel(interaction.channel_id or 0)
         if table is None:
-            raise TableError(f"There is no table in this channel. Open one with "
-                             f"`/{ui.COMMAND} start`.")
+            start = f"`/{ui.COMMAND} start`"
+            raise TableError(T("There is no table in this channel. Open one with {command}.",
+                               command=start))
         if table.game_id != ui.GAME_ID:
             other = self.uis[table.game_id]
-            raise TableError(f"The table in this channel plays {other.title}: use "
-                             f"`/{other.COMMAND}` here.")
+            command = f"`/{other.COMMAND}`"
+            raise TableError(T("The table in this channel plays {game}: use {command} here.",
+                               game=other.title, command=command))
         return table
 
     async def open_table(self, interaction: discord.Interaction, ui: GameUI,
                          raw_options: dict[str, Any], hands: str | None,
-                         turn_timer: int | None, images: bool | None = None) -> None:
+                         turn_timer: int | None, images: bool | None = None,
+                         language: str | None = None) -> None:
         """``/<game> start``: a lobby in this channel, its opener seated as host."""
         channel_id = interaction.channel_id or 0
         problem = self._start_problem(interaction, channel_id)
@@ -71,51 +80,58 @@ class Commands:
             try:
                 options = ui.ENGINE.OPTIONS.from_dict(raw_options)
             except OptionError as error:
-                problem = str(error)
+                problem = say(error)
         if problem is not None or options is None:
             await replies.reply(interaction, problem)
             return
         table = self._new_table(interaction, ui, options, hands, turn_timer)
+        table.language = table_language(interaction, language)
         # Pictures need Attach Files: without it they are left out, and the text says so.
         table.images = images is not False and can_attach(interaction)
         try:
             await self.manager.open(table)
         except TableError as error:  # another start in this channel got there first
-            await replies.reply(interaction, str(error))
+            await replies.reply(interaction, say(error))
             return
         except Exception as error:  # storage trouble
             log.warning("cannot open a table in %s: %s", channel_id, error)
-            await replies.reply(interaction, "I could not open a table here just now. "
-                                             "Please try again.")
+            await replies.reply(interaction, _("I could not open a table here just now. "
+                                               "Please try again."))
             return
         message = await self.board.post(table)
         if message is None:
             table.status = STOPPED
             await self.manager.close(table)
-            await replies.reply(interaction, "I could not post in this channel, so no table "
-                                             "was opened. Check my permissions here.")
+            await replies.reply(interaction, _("I could not post in this channel, so no "
+                                               "table was opened. Check my permissions "
+                                               "here."))
             return
         await save_posts(self.manager, table)
         self.timers.schedule(table)
-        no_pictures = ("\nPictures are off at this table: I lack the Attach Files permission "
-                       "here." if images is not False and not table.images else "")
-        await replies.reply(interaction, f"Your {ui.title} table is open: {message.jump_url}\n"
-                                         f"Friends press **Join**; you press **Start** when "
-                                         f"{table.player_range()} players are seated."
-                                         + no_pictures)
+        opened = _("Your {game} table is open: {link}\nFriends press **Join**; you press "
+                   "**Start** when {players} players are seated.", game=ui.title,
+                   link=message.jump_url, players=table.player_range())
+        if images is not False and not table.images:
+            opened += "\n" + _("Pictures are off at this table: I lack the Attach Files "
+                               "permission here.")
+        await replies.reply(interaction, opened)
 
     def _start_problem(self, interaction: discord.Interaction, channel_id: int) -> str | None:
         existing = self.manager.in_channel(channel_id)
         if existing is not None:
             where = render.jump_url(existing.guild_id, existing.channel_id,
                                     existing.posts.message_id)
-            return (f"There is already a table of {existing.title} in this channel: {where}\n"
-                    "One game at a time per channel; a thread counts as its own channel.")
+            return _("There is already a table of {game} in this channel: {link}\nOne game "
+                     "at a time per channel; a thread counts as its own channel.",
+                     game=existing.title, link=where)
         missing = missing_permissions(interaction)
         if missing:
-            return (f"I cannot run a table here: I am missing the permission"
-                    f"{'s' if len(missing) > 1 else ''} {', '.join(missing)} in this channel. "
-                    "Ask a moderator to grant it, or start the game in another channel.")
+            return _n("I cannot run a table here: I am missing the permission {permissions} "
+                      "in this channel. Ask a moderator to grant it, or start the game in "
+                      "another channel.",
+                      "I cannot run a table here: I am missing the permissions {permissions} "
+                      "in this channel. Ask a moderator to grant them, or start the game in "
+                      "another channel.", len(missing), permissions=", ".join(missing))
         return None
 
     def _new_table(self, interaction: discord.Interaction, ui: GameUI, options: Options,
@@ -145,7 +161,7 @@ class Commands:
         try:
             table = self._table_for(interaction, ui)
         except TableError as error:
-            await replies.reply(interaction, str(error))
+            await replies.reply(interaction, say(error))
             return
         await self.lobby.click(interaction, table.table_id, table.step, action, via_command=True)
 
@@ -153,7 +169,7 @@ class Commands:
         try:
             table = self._table_for(interaction, ui)
         except TableError as error:
-            await replies.reply(interaction, str(error))
+            await replies.reply(interaction, say(error))
             return
         await self.moves.hand_click(interaction, table.table_id)
 
@@ -161,23 +177,25 @@ class Commands:
         try:
             table = self._table_for(interaction, ui)
         except TableError as error:
-            await replies.reply(interaction, str(error))
+            await replies.reply(interaction, say(error))
             return
         link = render.jump_url(table.guild_id, table.channel_id, table.posts.message_id)
         if table.status == LOBBY or table.game is None:
             embed = ui.lobby_embed(table)
         else:
             embed = ui.table_embed(table, table.game.public_view())
-        await replies.reply(interaction, f"{game_status_text(table, ui)} Table: {link}",
+        await replies.reply(interaction, _("{status} Table: {link}",
+                                           status=game_status_text(table, ui), link=link),
                             embed=embed)
 
     async def rules_command(self, interaction: discord.Interaction, ui: GameUI) -> None:
         table = self.manager.in_channel(interaction.channel_id or 0)
         options = table.options if table is not None and table.game_id == ui.GAME_ID else None
-        embed = discord.Embed(title=f"{ui.title}: the rules", colour=ui.COLOUR,
+        embed = discord.Embed(title=_("{game}: the rules", game=ui.title), colour=ui.COLOUR,
                               description=ui.rules_text(options))
         if options is not None and table is not None:
-            embed.set_footer(text=f"Options shown are this table's ({table.table_id}).")
+            embed.set_footer(text=_("Options shown are this table's ({table}).",
+                                    table=table.table_id))
         await replies.reply(interaction, embed=render.fit_embed(embed))
 
     async def stop_command(self, interaction: discord.Interaction, ui: GameUI) -> None:
@@ -185,21 +203,25 @@ class Commands:
         try:
             table = self._table_for(interaction, ui)
         except TableError as error:
-            await replies.reply(interaction, str(error))
+            await replies.reply(interaction, say(error))
             return
         user = interaction.user
         if user.id != table.host_id and not interaction.permissions.manage_messages:
-            await replies.reply(interaction, f"Only the host, {table.host_name}, or someone "
-                                             "who may manage messages here can stop this "
-                                             "table.")
+            await replies.reply(interaction, _("Only the host, {host}, or someone who may "
+                                               "manage messages here can stop this table.",
+                                               host=table.host_name))
             return
         async with self.clicks.table(interaction, None, table=table,
                                      channel_bound=False) as found:
             if found is None:
                 return
-            await self.endings.stop(found, user.id, f"stopped by {user.display_name}")
-        await replies.reply(interaction, f"{user.mention} stopped the {ui.title} table.",
-                            ephemeral=False)
+            await self.endings.stop(found, user.id,
+                                    T("The table was stopped by {player}.",
+                                      player=user.display_name))
+        with locales.speaking(table.language):  # the channel reads it
+            stopped = _("{player} stopped the {game} table.", player=user.mention,
+                        game=ui.title)
+        await replies.reply(interaction, stopped, ephemeral=False)
 
 
 def bot_permissions(interaction: discord.Interaction) -> discord.Permissions:
@@ -223,5 +245,5 @@ def missing_permissions(interaction: discord.Interaction) -> list[str]:
     perms, channel = bot_permissions(interaction), interaction.channel
     needed = list(REQUIRED_PERMISSIONS)
     if isinstance(channel, discord.Thread):
-        needed[1] = ("send_messages_in_threads", "Send Messages in Threads")
-    return [label for attr, label in needed if not getattr(perms, attr)]
+        needed[1] = ("send_messages_in_threads", T("Send Messages in Threads"))
+    return [say(label) for attr, label in needed if not getattr(perms, attr)]

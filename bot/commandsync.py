@@ -35,10 +35,14 @@ class CommandSyncRefused(Exception):
         self.guild_id = guild_id
 
 
-def tree_payload(tree: app_commands.CommandTree[Any],
-                 guild: discord.abc.Snowflake | None) -> list[dict[str, Any]]:
+async def tree_payload(tree: app_commands.CommandTree[Any],
+                       guild: discord.abc.Snowflake | None) -> list[dict[str, Any]]:
+    """What a sync would send, translations included (a new translation syncs again)."""
     commands_ = tree.get_commands(guild=guild) if guild else tree.get_commands()
-    return sorted((c.to_dict(tree) for c in commands_), key=lambda c: c["name"])
+    translator = tree.translator
+    payload = ([await c.get_translated_payload(tree, translator) for c in commands_]
+               if translator is not None else [c.to_dict(tree) for c in commands_])
+    return sorted(payload, key=lambda c: c["name"])
 
 
 def hash_key(guild: discord.abc.Snowflake | None) -> str:
@@ -53,7 +57,7 @@ async def sync_if_changed(tree: app_commands.CommandTree[Any], store: Store,
     if guild is not None:
         tree.copy_global_to(guild=guild)
         await remember_dev_guild(store, guild.id)
-    digest = hashlib.sha256(json.dumps(tree_payload(tree, guild), sort_keys=True,
+    digest = hashlib.sha256(json.dumps(await tree_payload(tree, guild), sort_keys=True,
                                        default=str).encode()).hexdigest()
     key = hash_key(guild)
     if await store.get_meta(key) == digest:

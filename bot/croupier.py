@@ -43,6 +43,7 @@ from bot.tables import PLAYING, Table
 from bot.tasks import TableTasks
 from bot.timers import Clock, TableTimers
 from engine.core import Game
+from engine.text import T
 
 log = logging.getLogger(__name__)
 
@@ -60,7 +61,9 @@ class Croupier:
         self.tasks = TableTasks()
         self.ai = ai if ai is not None else AIRunner()
         self.board = Board(self.poster, self.manager, uis, timing, clock)
-        self.hands = Hands(self.poster, uis)
+        readers = getattr(client, "readers", None)
+        self.hands = Hands(self.poster, uis,
+                           readers.of if readers is not None else lambda user_id: "en")
         self.presenter = Presenter(self.poster, self.manager, uis, self.board, self.hands)
         self.timers = TableTimers(clock, self._on_due)
         self.endings = Endings(store, self.manager, self.poster, self.board, uis, self.timers,
@@ -104,7 +107,7 @@ class Croupier:
         tables, problems = await self.manager.restore()
         for problem in problems:
             await self.endings.abandon(problem.table_id, problem.channel_id, problem.guild_id,
-                                       problem.reason)
+                                       problem.reason, problem.language)
         for table in tables:
             self.timers.schedule(table)
             if table.status == PLAYING:
@@ -121,7 +124,7 @@ class Croupier:
                 return
 
             def note_restart(t: Table) -> None:
-                t.events.append("♻️ The bot restarted: the game resumed where it was.")
+                t.events.append(T("♻️ The bot restarted: the game resumed where it was."))
                 del t.events[:-3]
 
             await self.steps.apply(table, note_restart)

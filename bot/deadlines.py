@@ -23,6 +23,8 @@ from bot.step import Steps
 from bot.tables import LOBBY, Table
 from bot.timers import Clock
 from engine.core import action_code
+from engine.text import T
+from locales import _, speaking
 
 
 class Deadlines:
@@ -58,8 +60,8 @@ class Deadlines:
                 self.driver.timers.schedule(table)  # woke early or the table moved on
 
     async def _expire_lobby(self, table: Table) -> None:
-        await self.endings.close_lobby(table, "This lobby closed after 15 minutes without "
-                                              "activity.")
+        await self.endings.close_lobby(table, T("This lobby closed after 15 minutes without "
+                                                "activity."))
         await self.board.edit(table)
 
     async def _remind(self, table: Table) -> None:
@@ -76,14 +78,19 @@ class Deadlines:
         when = render.relative_time(table.turn_deadline)
         link = render.jump_url(table.guild_id, table.channel_id, posts.message_id)
         if table.hands == "dm" and player.user_id not in posts.dm_closed:
+            with speaking(self.hands.language_of(player.user_id)):  # a DM: theirs
+                reminder = _("⏳ It is still your turn at {game} ({link}); time runs out "
+                             "{when}.", game=table.title, link=link, when=when)
             with contextlib.suppress(DMClosed):
                 await self.poster.dm(player.user_id, posts.dm_channels.get(player.user_id),
-                                     content=f"⏳ It is still your turn at {table.title} "
-                                             f"({link}); time runs out {when}.")
+                                     content=reminder)
                 return
+        mention = f"<@{player.user_id}>"
+        with speaking(table.language):  # the channel reads the table's language
+            text = _("⏳ {player}, it is your turn; time runs out {when}. Your cards are "
+                     "under **My hand**.", player=mention, when=when)
         await self.poster.send(table.channel_id, table.guild_id, allowed_mentions=PINGS,
-                               content=f"⏳ <@{player.user_id}>, it is your turn; time runs "
-                                       f"out {when}. Your cards are under **My hand**.")
+                               content=text)
 
     async def _time_out(self, table: Table) -> None:
         seat = table.to_act
@@ -95,8 +102,9 @@ class Deadlines:
             return
         self.steps.moved()
         await self.presenter.deal_reports(outcome)
-        await self.hands.retire_menu(table, seat, note=f"⏰ Time ran out: I played "
-                                                       f"{render.label(action_code(action))} "
-                                                       "for you.")
+        with speaking(self.hands.language_of(table.seats[seat].user_id)):  # their DM
+            note = _("⏰ Time ran out: I played {card} for you.",
+                     card=render.label(action_code(action)))
+        await self.hands.retire_menu(table, seat, note=note)
         await self.presenter.after_step(table)
         self.driver.settle(table)

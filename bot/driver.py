@@ -24,6 +24,7 @@ from bot.tables import Table
 from bot.tasks import TableTasks
 from bot.timers import Clock, TableTimers
 from engine.core import Game
+from engine.text import T
 
 log = logging.getLogger(__name__)
 
@@ -91,7 +92,8 @@ class Driver:
             await self.endings.finish(table)
             return
         if kind == "abandon":
-            await self.endings.stop(table, None, "stopped: every player is away")
+            await self.endings.stop(table, None,
+                                    T("The table was stopped: every player is away."))
             return
         policy: Callable[[Game], int] = self.uis[table.game_id].policy
         if kind in ("ai", "away"):

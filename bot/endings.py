@@ -23,6 +23,8 @@ from bot.tables import FINISHED, PLAYING, STOPPED, Table
 from bot.tasks import TableTasks
 from bot.timers import Clock, TableTimers
 from engine.registry import spec
+from engine.text import Text
+from locales import _, speaking
 
 log = logging.getLogger(__name__)
 
@@ -48,25 +50,29 @@ class Endings:
         game = table.game
         assert game is not None
         mentions = " ".join(f"<@{s.user_id}>" for s in table.humans)
+        with speaking(table.language):  # the channel reads the table's language
+            embed = self.uis[table.game_id].final_embed(table, game)
         await self.poster.send(table.channel_id, table.guild_id, allowed_mentions=PINGS,
-                               content=render.content(f"🏁 {mentions}"),
-                               embed=self.uis[table.game_id].final_embed(table, game))
+                               content=render.content(f"🏁 {mentions}"), embed=embed)
         await self.board.edit(table)
 
-    async def stop(self, table: Table, by: int | None, why: str) -> None:
+    async def stop(self, table: Table, by: int | None, why: Text) -> None:
+        """Stop the table; ``why`` is the line it shows ("The table was stopped by
+        {player}."), said in the table's language when drawn."""
         was_playing = table.status == PLAYING and table.game is not None
         table.status = STOPPED
         table.stopped_by = by
         table.turn_deadline = table.reminder_at = None
-        table.events = [f"The table was {why}."]
+        table.events = [why]
         await self.close(table)
         if was_playing:
             await self.record(table, completed=False)
         await self.board.edit(table)
 
-    async def close_lobby(self, table: Table, why: str) -> None:
+    async def close_lobby(self, table: Table, why: Text) -> None:
+        """Close a lobby; ``why`` is the line it shows (said in the table's language)."""
         table.status = STOPPED
-        table.events = [why]
+        table.events = [why if isinstance(why, Text) else Text.from_data(why)]
         await self.close(table)
 
     async def close(self, table: Table) -> None:
@@ -90,15 +96,17 @@ class Endings:
             log.exception("cannot record the game of table %s", table.table_id)
 
     async def abandon(self, table_id: str, channel_id: int | None, guild_id: int | None,
-                      reason: str) -> None:
-        """A saved table that cannot be brought back after a restart: stop it, say so."""
+                      reason: str, language: str | None = None) -> None:
+        """A saved table that cannot be brought back after a restart: stop it, say so (in
+        the table's language, when its snapshot still told it)."""
         log.error("table %s cannot be restored: %s", table_id, reason)
         with contextlib.suppress(Exception):
             await self.store.close_table(table_id, STOPPED)
         if channel_id is not None:
-            await self.poster.send(channel_id, guild_id, content=render.content(
-                "⚠️ The game at this table could not be brought back after a restart, so it "
-                "was stopped. Sorry! Start a new one whenever you like."))
+            with speaking(language):
+                text = _("⚠️ The game at this table could not be brought back after a "
+                         "restart, so it was stopped. Sorry! Start a new one whenever you like.")
+            await self.poster.send(channel_id, guild_id, content=render.content(text))
 
 
 def finished_game(table: Table, ui: GameUI, completed: bool, now: float) -> FinishedGame:

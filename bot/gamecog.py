@@ -16,12 +16,14 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+import locales
 from bot import render
 from bot.client import CardTableBot
 from bot.commands import Commands
 from bot.games import GameUI
 from bot.tables import HANDS_MODES
 from engine.registry import available_games
+from engine.text import T
 
 log = logging.getLogger(__name__)
 
@@ -56,13 +58,20 @@ def option_description(f: dataclasses.Field) -> str:
 
 TABLE_OPTIONS = {
     "hands": (Optional[Literal[HANDS_MODES]],  # noqa: UP045
-              "dm: your hand by DM (default); channel: only under the table's My hand button"),
+              T("dm: your hand by DM (default); channel: only under the table's My hand "
+                "button")),
     "images": (Optional[bool],  # noqa: UP045
-               "Pictures of the table and of your hand beside the text (default on)"),
+               T("Pictures of the table and of your hand beside the text (default on)")),
     "turn_timer": (Optional[app_commands.Range[int, TURN_TIMER_RANGE[0],  # noqa: UP045
                                                TURN_TIMER_RANGE[1]]],
-                   "Minutes a player has for a move before the bot plays for them (default 5)"),
+                   T("Minutes a player has for a move before the bot plays for them "
+                     "(default 5)")),
+    "language": (Optional[str],  # noqa: UP045  (its choices: locales.LANGUAGES)
+                 T("The language of the table and its notices (default: the server's)")),
 }
+# Each language by its own name: a Swede looks for "Svenska", not for "Swedish".
+LANGUAGE_CHOICES = [app_commands.Choice(name=locales.NAMES[code], value=code)
+                    for code in locales.LANGUAGES]
 
 
 class GameCog(commands.Cog):
@@ -74,15 +83,17 @@ class GameCog(commands.Cog):
         self.bot = bot
         self.ui = self.UI()
         self.group = app_commands.Group(name=self.ui.COMMAND, guild_only=True,
-                                        description=render.clip(f"Play {self.ui.title}", 100))
+                                        description=T("Play {game}", game=self.ui.title))
         self.group.add_command(self._start_command())
         for name, description, callback in (
-            ("join", "Take a seat at the table in this channel", self.join),
-            ("leave", "Leave the table in this channel", self.leave),
-            ("hand", "Show your hand again (only you see it)", self.hand),
-            ("stop", "Stop the table (the host, or anyone who may manage messages)", self.stop),
-            ("rules", f"A short summary of the rules of {self.ui.title}", self.rules),
-            ("status", "What the table in this channel is doing", self.status),
+            ("join", T("Take a seat at the table in this channel"), self.join),
+            ("leave", T("Leave the table in this channel"), self.leave),
+            ("hand", T("Show your hand again (only you see it)"), self.hand),
+            ("stop", T("Stop the table (the host, or anyone who may manage messages)"),
+             self.stop),
+            ("rules", T("A short summary of the rules of {game}", game=self.ui.title),
+             self.rules),
+            ("status", T("What the table in this channel is doing"), self.status),
         ):
             self.group.add_command(app_commands.Command(name=name, description=description,
                                                         callback=callback))
@@ -118,13 +129,15 @@ class GameCog(commands.Cog):
         async def start(interaction: discord.Interaction, **chosen: Any) -> None:
             options = {k: v for k, v in chosen.items() if k in engine_options and v is not None}
             await self.commands.open_table(interaction, ui, options, chosen.get("hands"),
-                                           chosen.get("turn_timer"), chosen.get("images"))
+                                           chosen.get("turn_timer"), chosen.get("images"),
+                                           chosen.get("language"))
 
         start.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
         command: app_commands.Command[Any, ..., None] = app_commands.Command(
             name="start", callback=start,
-            description=render.clip(f"Open a {ui.title} table in this channel", 100))
-        return app_commands.describe(**descriptions)(command)
+            description=T("Open a {game} table in this channel", game=ui.title))
+        command = app_commands.describe(**descriptions)(command)
+        return app_commands.choices(language=LANGUAGE_CHOICES)(command)
 
     async def join(self, interaction: discord.Interaction) -> None:
         await self.commands.lobby_command(interaction, self.ui, "join")

@@ -21,14 +21,18 @@ from bot.storage import Store
 from bot.tables import LOBBY, PLAYING, Table
 from engine.core import Game, Options
 from engine.registry import game_class
+from locales import _, _n, say
 
 
 class GameUI:
     GAME_ID: ClassVar[str]
     COMMAND: ClassVar[str]  # the slash command group: /jazz
     COLOUR: ClassVar[discord.Colour] = render.COLOUR
-    RULES: ClassVar[str] = ""  # a short summary for /<game> rules (≤ ~1500 characters)
-    BLURB: ClassVar[str] = ""  # one line for /help
+    # A short summary for /<game> rules (≤ ~1500 characters) and one line for /help: each a
+    # ``T(...)`` (made at import, in English), said by ``rules_text`` and ``blurb_text``
+    # in the reader's language.
+    RULES: ClassVar[str] = ""
+    BLURB: ClassVar[str] = ""
     JOKERS: ClassVar[bool] = False  # the deck has jokers: the hand picture gets their row
 
     def __init__(self) -> None:
@@ -48,7 +52,7 @@ class GameUI:
 
     def heading(self, view: dict[str, Any]) -> str:
         """A short line under the title: the deal and what it is about."""
-        return f"Deal {view.get('deal', 0) + 1}"
+        return _("Deal {deal}", deal=view.get("deal", 0) + 1)
 
     def draw_table(self, view: dict[str, Any], names: Sequence[str]) -> str:
         """The middle of the table from the public view: trick, rows, sum, open card..."""
@@ -81,7 +85,7 @@ class GameUI:
         names = pictures.display_names(names)
         legal = seat_view.get("legal") or []
         caption = pictures.keyword_caption(legal)
-        return pictures.Scene(f"Your hand · {pictures.name_of(names, seat)}",
+        return pictures.Scene(pictures.hand_title(names, seat),
                               f"{self.title} · {self.heading(seat_view)}",
                               zones=pictures.suit_rows(seat_view.get("hand") or [], legal,
                                                        jokers=self.JOKERS),
@@ -99,10 +103,12 @@ class GameUI:
     def scene_status(self, view: dict[str, Any], names: Sequence[str]) -> str:
         """A picture's last line: who is to play, or who won."""
         if view.get("over"):
-            winners = " and ".join(pictures.name_of(names, w) for w in view.get("winners", []))
-            return f"The game is over: {winners} won." if winners else "The game is over."
+            winners = and_list([pictures.name_of(names, w) for w in view.get("winners", [])])
+            return _("The game is over: {winners} won.", winners=winners) if winners \
+                else _("The game is over.")
         to_act = view.get("to_act")
-        return "" if to_act is None else f"{pictures.name_of(names, to_act)} to play."
+        return "" if to_act is None else _("{name} to play.",
+                                           name=pictures.name_of(names, to_act))
 
     async def start_problem(self, table: Table, store: Store) -> str | None:
         """Why this table cannot start now (AttackJack: a stake above someone's chips)."""
@@ -114,33 +120,44 @@ class GameUI:
         return [0] * game.players
 
     def deal_headings(self, deals: int) -> list[str]:
-        return [f"D{d + 1}" for d in range(deals)]
+        # Translators: a score table's column head, deal number {n}; keep it very short (D1)
+        return [_("D{n}", n=d + 1) for d in range(deals)]
 
     # -- shared drawing ------------------------------------------------------------
 
     def lobby_embed(self, table: Table) -> discord.Embed:
         names = "\n".join(
-            f"{i + 1}. {discord.utils.escape_markdown(s.name)}"
-            + (" (host)" if s.user_id == table.host_id else "")
-            for i, s in enumerate(table.seats)) or "Nobody yet."
-        embed = discord.Embed(title=f"{self.title}: a new table", colour=self.COLOUR,
-                              description=self.lobby_text(table))
-        embed.add_field(name=f"Players ({len(table.seats)}, {table.player_range()} needed)",
+            f"{i + 1}. " + (_("{name} (host)", name=discord.utils.escape_markdown(s.name))
+                            if s.user_id == table.host_id
+                            else discord.utils.escape_markdown(s.name))
+            for i, s in enumerate(table.seats)) or _("Nobody yet.")
+        embed = discord.Embed(title=_("{game}: a new table", game=self.title),
+                              colour=self.COLOUR, description=self.lobby_text(table))
+        embed.add_field(name=_("Players ({seated}, {needed} needed)", seated=len(table.seats),
+                               needed=table.player_range()),
                         value=names, inline=False)
-        embed.add_field(name="Options", value=self.options_text(table), inline=False)
-        embed.set_footer(text=f"Table {table.table_id} · an idle lobby closes after "
-                              f"{int(table.lobby_idle // 60)} minutes")
+        embed.add_field(name=_options(), value=self.options_text(table), inline=False)
+        minutes = int(table.lobby_idle // 60)
+        idle = _n("an idle lobby closes after {n} minute", "an idle lobby closes after {n} minutes",
+                  minutes)
+        embed.set_footer(text=f"{_table(table)} · {idle}")
         return render.fit_embed(embed)
 
     def lobby_text(self, table: Table) -> str:
-        return (f"Press **Join** to take a seat. {table.host_name} presses **Start** when "
-                f"{table.player_range()} players are seated.\n"
-                f"Closes {render.relative_time(table.lobby_deadline())} if nobody joins.")
+        # Translators: **Join** and **Start** are the lobby's buttons: use their labels.
+        press = _("Press **Join** to take a seat. {host} presses **Start** when {needed} "
+                  "players are seated.", host=table.host_name, needed=table.player_range())
+        closes = _("Closes {when} if nobody joins.",
+                   when=render.relative_time(table.lobby_deadline()))
+        return f"{press}\n{closes}"
 
     def options_text(self, table: Table) -> str:
         options = table.options.to_dict()
         parts = [f"`{name}`: {_value_text(value)}" for name, value in options.items()]
-        parts.append(f"`hands`: {'by DM' if table.hands == 'dm' else 'My hand button only'}")
+        # Translators: the `hands` option: each player's cards come in a DM, or only under
+        # the table's My hand button.
+        hands = _("by DM") if table.hands == "dm" else _("My hand button only")
+        parts.append(f"`hands`: {hands}")
         parts.append(f"`turn_timer`: {_minutes(table.turn_timer)}")
         return " · ".join(parts)
 
@@ -150,27 +167,30 @@ class GameUI:
         middle = self.draw_table(view, table.names)
         lines = [middle] if middle else []
         if table.events:
-            lines.append("\n".join(f"› {e}" for e in table.events))
+            lines.append("\n".join(f"› {say(e)}" for e in table.events))
         lines.append(self.turn_line(table, view))
         embed.description = "\n\n".join(lines)
-        embed.add_field(name="Players", value=self.players_text(table, view), inline=False)
-        mode = "hands by DM" if table.hands == "dm" else "hands under My hand"
-        embed.set_footer(text=f"Table {table.table_id} · {mode} · My hand shows your cards")
+        embed.add_field(name=_("Players"), value=self.players_text(table, view), inline=False)
+        # Translators: "My hand" is the table's button that shows a player their cards.
+        mode = _("hands by DM") if table.hands == "dm" else _("hands under My hand")
+        shows = _("My hand shows your cards")
+        embed.set_footer(text=f"{_table(table)} · {mode} · {shows}")
         return render.fit_embed(embed)
 
     def turn_line(self, table: Table, view: dict[str, Any]) -> str:
         if view.get("over"):
-            return "The game is over."
+            return _("The game is over.")
         seat = view.get("to_act")
         if seat is None or table.status != PLAYING:
-            return "The bot is playing…"
+            return _("The bot is playing…")
         player = table.seats[seat]
-        line = f"➡️ **{discord.utils.escape_markdown(player.name)}** to play"
+        name = discord.utils.escape_markdown(player.name)
         if player.away:
-            return line + " (away: the bot plays for them)"
+            return "➡️ " + _("**{name}** to play (away: the bot plays for them)", name=name)
         if table.turn_deadline is not None:
-            line += f" · time runs out {render.relative_time(table.turn_deadline)}"
-        return line
+            return "➡️ " + _("**{name}** to play · time runs out {when}", name=name,
+                             when=render.relative_time(table.turn_deadline))
+        return "➡️ " + _("**{name}** to play", name=name)
 
     def players_text(self, table: Table, view: dict[str, Any]) -> str:
         totals = view.get("totals") or view.get("scores") or [0] * len(table.seats)
@@ -187,8 +207,8 @@ class GameUI:
                    link: str) -> discord.Embed:
         """A player's private hand: for their DM or an ephemeral message only."""
         legal = seat_view.get("legal") or []
-        embed = discord.Embed(title=f"Your hand · {self.title} · {self.heading(seat_view)}",
-                              colour=self.COLOUR)
+        embed = discord.Embed(title=f"{pictures.your_hand()} · {self.title} · "
+                                    f"{self.heading(seat_view)}", colour=self.COLOUR)
         parts = []
         context = self.hand_context(seat_view, table.names)
         if context:
@@ -197,28 +217,32 @@ class GameUI:
         parts.append(self.hand_status(table, seat_view, seat))
         embed.description = "\n\n".join(parts)
         where = f"{table.guild_name} › #{table.channel_name}".strip()
-        embed.add_field(name="Table", value=f"[{where or 'the table'}]({link})", inline=False)
-        embed.set_footer(text=f"Table {table.table_id}")
+        where = where or _("the table")
+        # Translators: a field's name: its value links to the table's message.
+        embed.add_field(name=_("Table"), value=f"[{where}]({link})", inline=False)
+        embed.set_footer(text=_table(table))
         return render.fit_embed(embed)
 
     def hand_status(self, table: Table, seat_view: dict[str, Any], seat: int) -> str:
         if seat_view.get("over") or table.status != PLAYING:
-            return "The game is over."
+            return _("The game is over.")
         if seat_view.get("legal"):
-            line = "**Your turn**: choose below."
+            line = _("**Your turn**: choose below.")
             if table.turn_deadline is not None:
-                line += f" Time runs out {render.relative_time(table.turn_deadline)}."
+                line += " " + _("Time runs out {when}.",
+                                when=render.relative_time(table.turn_deadline))
             return line
         to_act = seat_view.get("to_act")
         if to_act is None:
-            return "Waiting for the bot…"
-        return f"Waiting for {discord.utils.escape_markdown(table.seats[to_act].name)}."
+            return _("Waiting for the bot…")
+        return _("Waiting for {name}.",
+                 name=discord.utils.escape_markdown(table.seats[to_act].name))
 
     def deal_result_embed(self, table: Table, game: Game, deal: int) -> discord.Embed:
         points = game.deal_points
         names = table.names
-        embed = discord.Embed(title=f"{self.title} · deal {deal + 1} is over",
-                              colour=self.COLOUR)
+        over = _("deal {deal} is over", deal=deal + 1)
+        embed = discord.Embed(title=f"{self.title} · {over}", colour=self.COLOUR)
         scores = render.score_table(names, points[: deal + 1],
                                     _running(points[: deal + 1], len(names)),
                                     self.deal_headings(deal + 1))
@@ -230,26 +254,67 @@ class GameUI:
     def final_embed(self, table: Table, game: Game) -> discord.Embed:
         names = table.names
         winners = game.winners()
-        embed = discord.Embed(title=f"{self.title} · final result", colour=render.GOLD)
-        if winners:
-            who = " and ".join(f"**{discord.utils.escape_markdown(names[w])}**" for w in winners)
-            head = f"🏆 {who} {'win' if len(winners) > 1 else 'wins'}!"
-        else:
-            head = "Nobody wins this time."
+        result = _("final result")
+        embed = discord.Embed(title=f"{self.title} · {result}", colour=render.GOLD)
+        head = winners_line(names, winners) if winners else _("Nobody wins this time.")
         table_text = render.score_table(names, game.deal_points, game.totals,
                                         self.deal_headings(len(game.deal_points)))
         embed.description = f"{head}\n{table_text}"
-        embed.add_field(name="Standings",
+        embed.add_field(name=_("Standings"),
                         value=render.standings(names, game.totals, winners), inline=False)
         return render.fit_embed(embed)
 
     def rules_text(self, options: Options | None) -> str:
-        text = self.RULES.strip()
+        """The rules and the options (with their values), in the current language."""
+        text = say(self.RULES).strip()
         fields = self.ENGINE.OPTIONS.__dataclass_fields__
         current = (options if options is not None else self.ENGINE.OPTIONS()).to_dict()
-        lines = [f"• `{name}` = {_value_text(current[name])}: {f.metadata.get('help', '')}"
+        lines = [f"• `{name}` = {_value_text(current[name])}: {say(f.metadata.get('help', ''))}"
                  for name, f in fields.items()]
-        return render.clip(f"{text}\n\n**Options**\n" + "\n".join(lines), 1900)
+        heading = _options()
+        return render.clip(f"{text}\n\n**{heading}**\n" + "\n".join(lines), 1900)
+
+    def blurb_text(self) -> str:
+        """The one line for /help, in the current language."""
+        return say(self.BLURB)
+
+
+def card_text(code: str) -> str:
+    """A card or keyword code as people read it (``10♥``, ``Pass``), in the current
+    language: for text that is not itself a translated sentence (a row of cards)."""
+    return say(render.label(code))
+
+
+def cards_text(codes: Sequence[str]) -> str:
+    """Cards side by side in the current language, like ``render.labels``; "—" for none."""
+    return " ".join(card_text(c) for c in codes) or "—"
+
+
+def and_list(names: Sequence[str]) -> str:
+    """Names joined with the current language's "and" (``Ann and Bo and Cy``); "" for none."""
+    if not names:
+        return ""
+    joined = names[0]
+    for name in names[1:]:
+        # Translators: two names (or a list of names, then one more) joined: "Ann and Bo".
+        joined = _("{first} and {second}", first=joined, second=name)
+    return joined
+
+
+def winners_line(names: Sequence[str], winners: Sequence[int]) -> str:
+    """🏆 and who won, in bold."""
+    who = and_list([f"**{discord.utils.escape_markdown(names[w])}**" for w in winners])
+    return "🏆 " + _n("{who} wins!", "{who} win!", len(winners), who=who)
+
+
+def _options() -> str:
+    # Translators: the heading of a table's options (a list of `name`: value).
+    return _("Options")
+
+
+def _table(table: Table) -> str:
+    # Translators: a table's number, in the footers of its messages.
+    return _("Table {table}", table=table.table_id)
 
 
 def _running(points: Sequence[Sequence[int]], players: int) -> list[int]:
@@ -258,20 +323,28 @@ def _running(points: Sequence[Sequence[int]], players: int) -> list[int]:
 
 def _value_text(value: Any) -> str:
     if isinstance(value, bool):
-        return "on" if value else "off"
-    return str(value)
+        # Translators: an option's value: switched on, switched off.
+        return _("on") if value else _("off")
+    return say(value)
 
 
 def _minutes(seconds: float) -> str:
     if seconds <= 0:
-        return "off"
+        return _("off")
     if seconds % 60 == 0:
-        return f"{int(seconds // 60)} min"
-    return f"{seconds:g} s"
+        # Translators: a time limit in minutes, abbreviated.
+        return _("{minutes} min", minutes=int(seconds // 60))
+    shown = format(seconds, "g")
+    # Translators: a time limit in seconds, abbreviated.
+    return _("{seconds} s", seconds=shown)
 
 
 def game_status_text(table: Table, ui: GameUI) -> str:
     """One line for /status and stale answers."""
     if table.status == LOBBY:
-        return f"A {ui.title} lobby with {len(table.seats)} seated, hosted by {table.host_name}."
-    return f"{ui.title} is being played by {', '.join(table.names)}."
+        seated = len(table.seats)
+        return _n("A {game} lobby with {n} seated, hosted by {host}.",
+                  "A {game} lobby with {n} seated, hosted by {host}.", seated,
+                  game=ui.title, host=table.host_name)
+    return _("{game} is being played by {names}.", game=ui.title,
+             names=", ".join(table.names))

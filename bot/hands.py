@@ -8,23 +8,33 @@ closed is told once, in the channel, that their hand is under **My hand**.
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable
 from typing import Any
 
+import locales
 from bot import images, render, views
 from bot.attachments import Picture, show
 from bot.games import GameUI
 from bot.posting import DMClosed, Gone, Poster
 from bot.replies import PINGS
 from bot.tables import Table
+from locales import _
 
 
 class Hands:
-    def __init__(self, poster: Poster, uis: dict[str, GameUI]):
+    def __init__(self, poster: Poster, uis: dict[str, GameUI],
+                 language_of: Callable[[int], str] = lambda user_id: locales.ENGLISH):
         self.poster = poster
         self.uis = uis
+        self.language_of = language_of  # what each user reads (bot.languages.Readers.of)
 
     def parts(self, table: Table, seat: int, menu: bool = True) -> dict[str, Any]:
-        """The embed and menu of one player's hand: only ever sent to that player."""
+        """The embed and menu of one player's hand: only ever sent to that player, and
+        in their language."""
+        with locales.speaking(self.language_of(table.seats[seat].user_id)):
+            return self._parts(table, seat, menu)
+
+    def _parts(self, table: Table, seat: int, menu: bool) -> dict[str, Any]:
         assert table.game is not None
         seat_view = table.game.seat_view(seat)
         if table.automation() is not None:
@@ -76,7 +86,9 @@ class Hands:
     async def _announce_closed_dms(self, table: Table, seat: int) -> None:
         """Said once per player and table: where their hand is instead."""
         player = table.seats[seat]
-        await self.poster.send(
-            table.channel_id, table.guild_id, allowed_mentions=PINGS, content=render.content(
-                f"📪 <@{player.user_id}>, I cannot send you DMs, so your hand is under the "
-                f"table's **My hand** button (only you see it). The game goes on as usual."))
+        with locales.speaking(table.language):
+            notice = _("{player}, I cannot send you DMs, so your hand is under the table's "
+                       "**My hand** button (only you see it). The game goes on as usual.",
+                       player=render.mention(player.user_id))
+        await self.poster.send(table.channel_id, table.guild_id, allowed_mentions=PINGS,
+                               content=render.content(f"📪 {notice}"))

@@ -20,8 +20,10 @@ from bot.step import Steps
 from bot.storage import Store
 from bot.tables import LOBBY, PLAYING, Table, TableError
 from bot.timers import Clock
+from engine.text import T, Text
+from locales import _, say, speaking
 
-EVERYBODY_LEFT = "Everybody left, so the lobby closed."
+EVERYBODY_LEFT = T("Everybody left, so the lobby closed.")
 
 
 class Lobby:
@@ -47,53 +49,57 @@ class Lobby:
             try:
                 await self._act(interaction, table, step, action, via_command)
             except TableError as error:
-                await replies.reply(interaction, str(error))
+                await replies.reply(interaction, say(error))
 
     async def _act(self, interaction: discord.Interaction, table: Table, step: int,
                    action: str, via_command: bool) -> None:
         user, now = interaction.user, self.clock.now()
         if action == "cancel":
             if table.status != LOBBY:
-                raise TableError("The game has already started: use the stop command instead.")
+                raise TableError(T("The game has already started: use the stop command "
+                                   "instead."))
             if user.id != table.host_id:
-                raise TableError(f"Only the host, {table.host_name}, can cancel this lobby.")
-            await self._cancel(interaction, table, f"{user.display_name} cancelled the lobby.",
+                raise TableError(T("Only the host, {host}, can cancel this lobby.",
+                                   host=table.host_name))
+            await self._cancel(interaction, table,
+                               T("{player} cancelled the lobby.", player=user.display_name),
                                via_command)
             return
         if action == "start":
             if step != table.step and table.status == LOBBY:
-                raise TableError("The lobby just changed: check who is seated and press Start "
-                                 "again.")
+                raise TableError(T("The lobby just changed: check who is seated and press "
+                                   "Start again."))
             await self._start(interaction, table)
             return
-        notes: list[str] = []
+        notes: list[Text] = []
 
         def change(t: Table) -> None:
             if action == "join":
                 t.join(user.id, user.display_name, now)
-                notes.append("You joined the table.")
+                notes.append(T("You joined the table."))
             elif action == "leave":
-                notes.append(EVERYBODY_LEFT if t.leave(user.id, now) == "empty" else "You left.")
+                notes.append(EVERYBODY_LEFT if t.leave(user.id, now) == "empty"
+                             else T("You left."))
             elif action == "ai-remove":
                 t.remove_ai(user.id, now)
-                notes.append("You removed an AI player.")
+                notes.append(T("You removed an AI player."))
             elif action.startswith("ai-"):
                 t.add_ai(user.id, action.removeprefix("ai-"), now)
-                notes.append(f"You seated {t.seats[-1].name}.")
+                notes.append(T("You seated {player}.", player=t.seats[-1].name_text))
             else:
-                raise TableError("That button does nothing.")
+                raise TableError(T("That button does nothing."))
 
         outcome = await self.steps.apply(table, change)
         if outcome.refusal is not None:
             raise outcome.refusal
         if outcome.failed:
-            raise TableError("Something went wrong; nothing was changed. Please try again.")
+            raise TableError(T("Something went wrong; nothing was changed. Please try again."))
         if notes == [EVERYBODY_LEFT]:
             await self._cancel(interaction, table, EVERYBODY_LEFT, via_command)
             return
         if table.status == PLAYING:  # leaving a running game: the bot plays that seat
-            await replies.reply(interaction, "You left the game: I will play your seat until "
-                                             "the end. Press **My hand** to take it back.")
+            await replies.reply(interaction, _("You left the game: I will play your seat until "
+                                               "the end. Press **My hand** to take it back."))
             await self.board.request_edit(table)
             self.driver.settle(table)
             return
@@ -101,19 +107,20 @@ class Lobby:
         await self._show(interaction, table, via_command, notes[0])
 
     async def _show(self, interaction: discord.Interaction, table: Table, via_command: bool,
-                    note: str) -> None:
+                    note: Text) -> None:
         if via_command:  # a slash command: edit the lobby message, then answer
             await self.board.edit(table)
-            await replies.reply(interaction, note)
+            await replies.reply(interaction, say(note))
         else:  # a click on the lobby itself: redraw it in the response (one API call)
             await replies.update(interaction, **self.board.message(table))
 
-    async def _cancel(self, interaction: discord.Interaction, table: Table, why: str,
+    async def _cancel(self, interaction: discord.Interaction, table: Table, why: Text,
                       via_command: bool) -> None:
+        """Close the lobby; ``why`` is kept on it (said in the table's language)."""
         await self.endings.close_lobby(table, why)
         if via_command:
             await self.board.edit(table)
-            await replies.reply(interaction, why)
+            await replies.reply(interaction, say(why))
         else:
             await replies.update(interaction, **self.board.message(table))
 
@@ -133,11 +140,15 @@ class Lobby:
         if outcome.refusal is not None:
             raise outcome.refusal
         if outcome.failed:
-            raise TableError("Something went wrong while starting; please press Start again.")
-        names = ", ".join(s.name for s in table.seats)
-        await replies.update(interaction, content=None, view=None, embed=discord.Embed(
-            title=f"{ui.title} has started", colour=ui.COLOUR,
-            description=f"Players, in seat order: {names}. The table is just below."))
+            raise TableError(T("Something went wrong while starting; please press Start "
+                               "again."))
+        with speaking(table.language):  # the lobby message: the channel reads it
+            names = ", ".join(table.names)
+            started = discord.Embed(
+                title=_("{game} has started", game=ui.title), colour=ui.COLOUR,
+                description=_("Players, in seat order: {players}. The table is just below.",
+                              players=names))
+        await replies.update(interaction, content=None, view=None, embed=started)
         await self.board.post(table, ping=True)
         self.driver.timers.schedule(table)
         await self.hands.send_all(table)

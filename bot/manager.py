@@ -18,6 +18,7 @@ from typing import Any
 from bot.storage import CorruptTable, Store, TableRow
 from bot.tables import Table, TableError
 from engine.core import Game
+from engine.text import T
 
 log = logging.getLogger(__name__)
 
@@ -27,7 +28,8 @@ class RestoreProblem:
     table_id: str
     channel_id: int | None
     guild_id: int | None
-    reason: str
+    reason: str  # for the log
+    language: str | None = None  # the table's, if its snapshot could still be read
 
 
 class TableManager:
@@ -65,7 +67,8 @@ class TableManager:
         """Register a new lobby; refuse a second table in the same channel."""
         other = self._by_channel.get(table.channel_id)
         if other is not None:
-            raise TableError(f"There is already a table of {other.title} in this channel.")
+            raise TableError(T("There is already a table of {game} in this channel.",
+                               game=other.title))
         self._register(table)
         posts = table.posts.to_data()
         try:
@@ -114,8 +117,10 @@ class TableManager:
                 table = self._restore_one(row)
             except Exception as error:  # one broken table must not stop the others
                 log.exception("cannot restore table %s", row.table_id)
+                language = row.data.get("language") if isinstance(row.data, dict) else None
                 problems.append(RestoreProblem(row.table_id, row.channel_id, row.guild_id,
-                                               str(error) or type(error).__name__))
+                                               str(error) or type(error).__name__,
+                                               language if isinstance(language, str) else None))
                 continue
             self._register(table)
             if row.posts is not None:
@@ -127,7 +132,8 @@ class TableManager:
         data = row.data
         engine = self._engines(data["game_id"])
         if engine is None:
-            raise TableError(f"The game {data['game_id']!r} is not available in this build.")
+            raise TableError(  # not for players: the restore log says it
+                f"The game {data['game_id']!r} is not available in this build.")
         table = Table.from_data(data, engine, row.version, row.posts)
         table.status = row.status
         return table

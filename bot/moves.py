@@ -21,6 +21,8 @@ from bot.presenter import Presenter
 from bot.step import Steps
 from bot.tables import Table, TableError
 from bot.timers import Clock
+from engine.text import T
+from locales import _, say
 
 
 class Moves:
@@ -55,13 +57,13 @@ class Moves:
                 found.require_playing()
                 seat = found.seated(interaction.user.id)
             except TableError as error:
-                await replies.reply(interaction, str(error))
+                await replies.reply(interaction, say(error))
                 return
             back = False
             if found.seats[seat].away:
                 outcome = await self.steps.apply(found, self._come_back(interaction.user.id))
                 back = outcome.saved
-            note = "Welcome back: you play your own seat again." if back else None
+            note = _("Welcome back: you play your own seat again.") if back else None
             await replies.reply(interaction, note, **self.hands.parts(found, seat))
             if back:
                 await self.board.request_edit(found)
@@ -75,5 +77,5 @@ class Moves:
             table.come_back(user_id)
             if table.to_act == seat:  # their turn again: their own timer starts
                 table.arm_turn_timer(self.clock.now())
-            table.events.append(f"{table.seats[seat].name} is back.")
+            table.events.append(T("{player} is back.", player=table.seats[seat].name_text))
         return change

@@ -15,12 +15,13 @@ from typing import Any
 
 import discord
 
+from locales import _, _c
+
 PAGE_SIZE = 10
 MAX_PAGE = 999_999  # custom_ids carry at most six digits of page number
 
-# Navigation actions; "me" jumps to the page of the person the message is for.
-NAV_LABELS = {"first": "⏮ First", "prev": "◀ Prev", "next": "Next ▶", "last": "Last ⏭",
-              "me": "My rank"}
+# Navigation actions (labels: ``nav_label``); "me" jumps to the page of the person the
+# message is for.
 NAV_PATTERN = "(?P<action>first|prev|next|last|me):(?P<page>\\d{1,6})"
 
 
@@ -73,7 +74,8 @@ class Page:
         return self.first if action in ("first", "prev") else self.last
 
     def label(self) -> str:
-        return f"Page {self.index + 1} of {self.count}"
+        """"Page 2 of 5", in the current language."""
+        return _("Page {page} of {pages}", page=self.index + 1, pages=self.count)
 
 
 def _pages(total: int, size: int) -> int:
@@ -99,7 +101,25 @@ def nav_view(page: Page, make_item: ItemFactory, me: int | None = None) -> disco
     return view
 
 
+def nav_label(action: str) -> str:
+    """A navigation button's label, in the current language."""
+    if action == "first":
+        # Translators: a button that turns a list to its first page
+        return "⏮ " + _c("page", "First")
+    if action == "prev":
+        # Translators: a button that turns a list back one page (short for "Previous")
+        return "◀ " + _c("page", "Prev")
+    if action == "next":
+        # Translators: a button that turns a list on to its next page
+        return _c("page", "Next") + " ▶"
+    if action == "last":
+        # Translators: a button that turns a list to its last page
+        return _c("page", "Last") + " ⏭"
+    # Translators: a button that turns a leaderboard to the page where the reader stands
+    return _("My rank")
+
+
 def nav_button(action: str, custom_id: str, disabled: bool) -> discord.ui.Button[Any]:
     style = discord.ButtonStyle.primary if action == "me" else discord.ButtonStyle.secondary
-    return discord.ui.Button(style=style, label=NAV_LABELS[action], custom_id=custom_id,
+    return discord.ui.Button(style=style, label=nav_label(action), custom_id=custom_id,
                              disabled=disabled)

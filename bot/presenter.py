@@ -19,9 +19,11 @@ from bot.manager import TableManager
 from bot.posting import Poster
 from bot.step import Outcome
 from bot.tables import PLAYING, StaleClick, Table
+from engine.text import T
+from locales import _, say, speaking
 
-SAVE_FAILED = ("Something went wrong while saving your move; nothing was changed. "
-               "Please try again.")
+SAVE_FAILED = T("Something went wrong while saving your move; nothing was changed. "
+                "Please try again.")
 
 
 class Presenter:
@@ -40,7 +42,7 @@ class Presenter:
             await self.refusal(interaction, outcome)
             return
         if outcome.failed or seat is None:
-            await replies.reply(interaction, SAVE_FAILED)
+            await replies.reply(interaction, say(SAVE_FAILED))
             return
         await self.deal_reports(outcome)  # before the answer: once, even on a crash
         await replies.update(interaction, content=None, **self.hands.parts(table, seat))
@@ -57,13 +59,13 @@ class Presenter:
         table, error = outcome.table, outcome.refusal
         seat = outcome.seat
         if seat is None or table.status != PLAYING or table.game is None:
-            await replies.reply(interaction, str(error))
+            await replies.reply(interaction, say(error))
             return
-        text = str(error)
+        sentences = [say(error)]
         if not isinstance(error, StaleClick):
-            text += " Nothing was changed."
-        await replies.reply(interaction, text + " Here is your hand as it is now:",
-                            **self.hands.parts(table, seat))
+            sentences.append(_("Nothing was changed."))
+        sentences.append(_("Here is your hand as it is now:"))
+        await replies.reply(interaction, " ".join(sentences), **self.hands.parts(table, seat))
 
     async def deal_reports(self, outcome: Outcome) -> None:
         """A new message with each finished deal's result (the final one: see the ending)."""
@@ -71,8 +73,9 @@ class Presenter:
         ui = self.uis[table.game_id]
         for deal in outcome.deal_reports:
             assert table.game is not None
-            await self.poster.send(table.channel_id, table.guild_id,
-                                   embed=ui.deal_result_embed(table, table.game, deal))
+            with speaking(table.language):  # the channel reads the table's language
+                embed = ui.deal_result_embed(table, table.game, deal)
+            await self.poster.send(table.channel_id, table.guild_id, embed=embed)
 
     async def after_step(self, table: Table, answered: int | None = None) -> None:
         """The table edit and the next player's hand; where they went is remembered."""

@@ -1,7 +1,8 @@
 """Drawing helpers every game shares, and Discord's size limits enforced in one place.
 
 Cards arrive as the engine's view codes (``"TH"``) and leave as labels for
-people (``10♥``). Nothing here knows any game; the cogs compose these pieces.
+people (``10♥``), in the current language (``locales``). Nothing here knows any
+game; the cogs compose these pieces.
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ import discord
 
 from engine import cards
 from engine.core import action_label, parse_action
+from engine.text import TC, Text
+from locales import _, _c, say
 
 MESSAGE_LIMIT = 2000
 EMBED_TITLE = 256
@@ -36,16 +39,40 @@ def clip(text: str, limit: int) -> str:
 
 
 def label(code: str) -> str:
-    """A card or keyword code as people read it: ``10♥``, ``Joker``, ``Pass``."""
-    return action_label(parse_action(code))
+    """A card or keyword code as people read it, in the current language: ``10♥``,
+    ``Joker``, ``Pass``."""
+    return say(action_label(parse_action(code)))
 
 
 def labels(codes: Iterable[str]) -> str:
     return " ".join(label(c) for c in codes) or "—"
 
 
+# The letters of the court cards and the ace (the other ranks are their numbers).
+_RANK_LETTERS: dict[int, Text] = {
+    # Translators: the rank letter of a jack on a card, as in "J♠"
+    cards.JACK: TC("rank", "J"),
+    # Translators: the rank letter of a queen on a card, as in "Q♠"
+    cards.QUEEN: TC("rank", "Q"),
+    # Translators: the rank letter of a king on a card, as in "K♠"
+    cards.KING: TC("rank", "K"),
+    # Translators: the rank letter of an ace on a card, as in "A♠"
+    cards.ACE: TC("rank", "A"),
+}
+
+
+def joker() -> str:
+    """The joker's name, in the current language."""
+    # Translators: the joker card
+    return _c("card", "Joker")
+
+
 def _rank_text(card: int) -> str:
-    return "Joker" if card == cards.JOKER else cards.RANK_NAMES[cards.RANK[card]]
+    if card == cards.JOKER:
+        return joker()
+    rank = cards.RANK[card]
+    letter = _RANK_LETTERS.get(rank)
+    return say(letter) if letter is not None else say(cards.RANK_NAMES[rank])
 
 
 def hand_lines(codes: Sequence[str], legal: Iterable[str] = ()) -> str:
@@ -62,7 +89,8 @@ def hand_lines(codes: Sequence[str], legal: Iterable[str] = ()) -> str:
         ranks = [_bold_if(_rank_text(c), cards.CODE[c] in legal_set) for c in held]
         lines.append(f"{cards.SUIT_SYMBOLS[suit]}  {' '.join(ranks) if ranks else '—'}")
     if jokers:
-        lines.append("🃏  " + " ".join(_bold_if("Joker", "JK" in legal_set) for _ in jokers))
+        name = joker()
+        lines.append("🃏  " + " ".join(_bold_if(name, "JK" in legal_set) for _card in jokers))
     return "\n".join(lines)
 
 
@@ -82,18 +110,23 @@ def score_table(names: Sequence[str], deal_points: Sequence[Sequence[int]],
     ``heading`` names the deal columns (default D1, D2, ...). Kept narrow for phones.
     """
     shown = list(range(len(deal_points)))[-max_deals:]
-    heads = [(heading[d] if heading and d < len(heading) else f"D{d + 1}") for d in shown]
+    # Translators: a score table's column head, deal number {n}; keep it very short (D1)
+    heads = [(heading[d] if heading and d < len(heading) else _("D{n}", n=d + 1))
+             for d in shown]
     width = max([len(short_name(n)) for n in names] + [4])
     cols = [max(4, len(h)) for h in heads]
+    # Translators: a score table's last column head, each player's total points
+    total = _c("score table", "Total")
+    total_width = max(6, len(total))
     header = " " * width + "".join(f" {h:>{w}}" for h, w in zip(heads, cols, strict=True))
-    header += f" {'Total':>6}"
+    header += f" {total:>{total_width}}"
     rows = [header]
     for seat, name in enumerate(names):
         row = f"{short_name(name):<{width}}"
         for d, w in zip(shown, cols, strict=True):
             points = deal_points[d][seat] if seat < len(deal_points[d]) else 0
             row += f" {points:>{w}}"
-        rows.append(row + f" {totals[seat]:>6}")
+        rows.append(row + f" {totals[seat]:>{total_width}}")
     return "```\n" + "\n".join(rows) + "\n```"
 
 
@@ -105,6 +138,11 @@ def standings(names: Sequence[str], totals: Sequence[int], winners: Iterable[int
         f"{'👑 ' if s in crowned else ''}**{discord.utils.escape_markdown(names[s])}** "
         f"{totals[s]:+d}" for s in order
     )
+
+
+def mention(user_id: int) -> str:
+    """A user mention (``<@id>``): every client shows the name it knows."""
+    return f"<@{user_id}>"
 
 
 def relative_time(timestamp: float) -> str:

@@ -9,6 +9,9 @@ handler answering at the same moment can never both send a first response.
 A component is deferred silently (type 6: the clicked message can still be
 edited afterwards, so a lobby redraw still lands on the lobby); a slash command
 is deferred with a private "thinking…" that its first follow-up replaces.
+
+An answer is in the current language, its reader's (``locales``): a ``Text``
+given as its content (a refusal, a constant such as ``CLOSED``) is said in it.
 """
 
 from __future__ import annotations
@@ -21,12 +24,14 @@ import discord
 
 from bot import render
 from bot.attachments import Picture, for_edit, for_send
+from engine.text import T, Text
+from locales import say
 
 log = logging.getLogger(__name__)
 
 NO_PINGS = discord.AllowedMentions.none()
 PINGS = discord.AllowedMentions(everyone=False, roles=False, users=True)
-CLOSED = "That table is closed: its game is over or was stopped. Nothing was changed."
+CLOSED = T("That table is closed: its game is over or was stopped. Nothing was changed.")
 
 _LOCK = "cardtable.answer_lock"
 _THINKING = "cardtable.thinking"  # deferred with a private "thinking…" (slash commands)
@@ -54,8 +59,9 @@ async def reply(interaction: discord.Interaction, content: str | None = None, *,
                 embed: discord.Embed | None = None, view: discord.ui.View | None = None,
                 file: discord.File | None = None, picture: Picture | None = None,
                 ephemeral: bool = True) -> None:
-    """A new message answering the interaction (or a follow-up once it was answered)."""
-    kwargs: dict[str, Any] = {"content": render.content(content) if content else None,
+    """A new message answering the interaction (or a follow-up once it was answered);
+    a ``Text`` content is said in the current language."""
+    kwargs: dict[str, Any] = {"content": render.content(say(content)) if content else None,
                               "ephemeral": ephemeral, "allowed_mentions": NO_PINGS}
     for name, value in (("embed", embed), ("view", view), ("file", file)):
         if value is not None:
@@ -82,6 +88,8 @@ async def reply(interaction: discord.Interaction, content: str | None = None, *,
 
 async def update(interaction: discord.Interaction, **kwargs: Any) -> None:
     """Replace the clicked message (DM hand, ephemeral hand, lobby) in the response."""
+    if isinstance(kwargs.get("content"), Text):
+        kwargs["content"] = say(kwargs["content"])
     kwargs = for_edit(kwargs)
     async with _lock(interaction):
         try:
@@ -141,4 +149,4 @@ def is_answered(interaction: discord.Interaction) -> bool:
 
 
 async def closed(interaction: discord.Interaction) -> None:
-    await reply(interaction, CLOSED)
+    await reply(interaction, say(CLOSED))

@@ -25,14 +25,24 @@ import secrets
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from bot.ai import AI_LEVELS
+from bot.ai import AI_LEVELS, seat_text_of
 from bot.ai import seat_name as ai_seat_name
 from bot.autoplay import Policy, simple_action
 from bot.posts import Posts
-from bot.render import label
-from engine.core import PASS, Game, OptionError, Options, RulesError, action_code, parse_action
+from engine.core import (
+    PASS,
+    Game,
+    OptionError,
+    Options,
+    RulesError,
+    action_code,
+    action_label,
+    parse_action,
+)
 from engine.events import DealEnded, DealStarted, Event, GameEnded, Played
 from engine.records import restore as restore_game
+from engine.text import TN, T, Text
+from locales import say
 
 log = logging.getLogger(__name__)
 
@@ -44,7 +54,16 @@ MAX_EVENTS = 3  # "what just happened" lines kept for the table message
 
 
 class TableError(Exception):
-    """A request the table refuses; the text is one sentence for the user. Nothing changed."""
+    """A request the table refuses; the text is one sentence for the user. Nothing changed.
+
+    Raised with a ``Text`` (``TableError(T("..."))``): ``locales.say(error)`` says it in
+    the reader's language, ``str(error)`` is the English."""
+
+
+def refusal_text(error: Exception) -> str:
+    """What an engine refusal (``RulesError``, ``OptionError``) says: its ``Text`` when it
+    was raised with one, else its English."""
+    return error.args[0] if error.args and isinstance(error.args[0], Text) else str(error)
 
 
 class StaleClick(TableError):
@@ -63,6 +82,18 @@ class Seat:
     @property
     def is_ai(self) -> bool:
         return self.ai is not None
+
+    @property
+    def name_text(self) -> str:
+        """The seat's name for a sentence kept to be said later (a table event): a ``Text``
+        for an AI seat, whose level word is translated; a person's name as it is."""
+        return seat_text_of(self.ai, self.name) if self.ai is not None else self.name
+
+    @property
+    def shown(self) -> str:
+        """The seat's name as people read it now, in the current language (``name`` is
+        the one saved, in English for an AI seat)."""
+        return say(self.name_text)
 
 
 @dataclass
@@ -92,7 +123,7 @@ class Table:
     last_activity: float = 0.0
     turn_deadline: float | None = None
     reminder_at: float | None = None
-    events: list[str] = field(default_factory=list)
+    events: list[Text] = field(default_factory=list)  # said in the table's language
     stopped_by: int | None = None
     # Not part of the game's state: not versioned, not rolled back (see bot.posts).
     posts: Posts = field(default_factory=Posts, compare=False)
@@ -105,7 +136,8 @@ class Table:
 
     @property
     def names(self) -> list[str]:
-        return [s.name for s in self.seats]
+        """The seats' names as people read them, in the current language (``Seat.shown``)."""
+        return [s.shown for s in self.seats]
 
     def seat_of(self, user_id: int) -> int | None:
         for index, seat in enumerate(self.seats):
@@ -116,7 +148,7 @@ class Table:
     def seated(self, user_id: int) -> int:
         index = self.seat_of(user_id)
         if index is None:
-            raise TableError("You are not seated at this table.")
+            raise TableError(T("You are not seated at this table."))
         return index
 
     @property
@@ -125,8 +157,11 @@ class Table:
 
     @property
     def host_name(self) -> str:
+        """The host's name; a ``Text`` when nobody seated hosts (a parameter of a sentence,
+        said with it)."""
         index = self.seat_of(self.host_id)
-        return self.seats[index].name if index is not None else "the host"
+        # Translators: stands for the host's name in "Only the host, {host}, can ..."
+        return self.seats[index].name if index is not None else T("the host")
 
     @property
     def count_fits(self) -> bool:
@@ -146,10 +181,11 @@ class Table:
     def join(self, user_id: int, name: str, now: float) -> None:
         self._require_lobby()
         if self.seat_of(user_id) is not None:
-            raise TableError("You are already seated at this table.")
+            raise TableError(T("You are already seated at this table."))
         if len(self.seats) >= self.engine.MAX_PLAYERS:
-            raise TableError(f"The table is full: {self.title} is for at most "
-                             f"{self.engine.MAX_PLAYERS} players.")
+            raise TableError(TN("The table is full: {game} is for at most {n} player.",
+                                "The table is full: {game} is for at most {n} players.",
+                                self.engine.MAX_PLAYERS, game=self.title))
         self.seats.append(Seat(user_id, name))
         self._touch(now)
 
@@ -157,11 +193,14 @@ class Table:
         """The host seats an AI player of ``level`` (in the lobby, while a seat is free)."""
         self._require_lobby()
         if user_id != self.host_id:
-            raise TableError(f"Only the host, {self.host_name}, can add AI players.")
+            raise TableError(T("Only the host, {host}, can add AI players.",
+                               host=self.host_name))
         if level not in AI_LEVELS:
-            raise TableError(f"Unknown AI level {level!r}.")
+            raise TableError(T("Unknown AI level {level}.", level=repr(level)))
         if len(self.seats) >= self.engine.MAX_PLAYERS:
-            raise TableError(f"{self.title} seats at most {self.engine.MAX_PLAYERS} players.")
+            raise TableError(TN("{game} seats at most {n} player.",
+                                "{game} seats at most {n} players.",
+                                self.engine.MAX_PLAYERS, game=self.title))
         same = sum(1 for s in self.seats if s.ai == level)
         # Negative ids: never a Discord user's, so seat_of() cannot confuse them.
         user = min([s.user_id for s in self.seats] + [0]) - 1
@@ -172,10 +211,11 @@ class Table:
         """The host removes the last AI seat before the start."""
         self._require_lobby()
         if user_id != self.host_id:
-            raise TableError(f"Only the host, {self.host_name}, can remove AI players.")
+            raise TableError(T("Only the host, {host}, can remove AI players.",
+                               host=self.host_name))
         ai = [i for i, s in enumerate(self.seats) if s.is_ai]
         if not ai:
-            raise TableError("There is no AI player to remove.")
+            raise TableError(T("There is no AI player to remove."))
         del self.seats[ai[-1]]
         self._touch(now)
 
@@ -187,7 +227,8 @@ class Table:
             # the others can finish; acting again takes the seat back.
             seat = self.seats[index]
             seat.away = seat.left = True  # no step: nobody's menu changes
-            self.events.append(f"{seat.name} left: I play their seat from now on.")
+            self.events.append(T("{player} left: I play their seat from now on.",
+                                 player=seat.name_text))
             del self.events[:-MAX_EVENTS]
             return "away"
         self._require_lobby()
@@ -202,16 +243,22 @@ class Table:
     def start(self, user_id: int, now: float) -> None:
         self._require_lobby()
         if user_id != self.host_id:
-            raise TableError(f"Only the host, {self.host_name}, can start the game.")
+            raise TableError(T("Only the host, {host}, can start the game.",
+                               host=self.host_name))
         if not self.count_fits:
-            raise TableError(f"{self.title} needs {self.player_range()} players: "
-                             f"{len(self.seats)} seated.")
+            low, high, seated = self.engine.MIN_PLAYERS, self.engine.MAX_PLAYERS, len(self.seats)
+            if low == high:
+                raise TableError(TN("{game} needs {n} player: {seated} seated.",
+                                    "{game} needs {n} players: {seated} seated.",
+                                    low, game=self.title, seated=seated))
+            raise TableError(T("{game} needs {low} to {high} players: {seated} seated.",
+                               game=self.title, low=low, high=high, seated=seated))
         try:
             self.options.check_players(len(self.seats))
             # The first dealer is drawn by lot (each rules file); seats keep join order.
             game = self.engine(len(self.seats), self.options, self.rng.randrange(len(self.seats)))
         except (OptionError, RulesError) as error:
-            raise TableError(str(error)) from None
+            raise TableError(refusal_text(error)) from None
         self.game = game
         self.status = PLAYING
         self.started_at = now
@@ -220,14 +267,17 @@ class Table:
         self.last_activity = now
 
     def player_range(self) -> str:
+        """How many players the game takes, "3 to 7" (a ``Text``: ``say`` it, or pass it as
+        a parameter of a sentence)."""
         low, high = self.engine.MIN_PLAYERS, self.engine.MAX_PLAYERS
-        return str(low) if low == high else f"{low} to {high}"
+        # Translators: how many players a game takes, as in "3 to 7 players"
+        return str(low) if low == high else T("{low} to {high}", low=low, high=high)
 
     def _require_lobby(self) -> None:
         if self.status == PLAYING:
-            raise TableError("The game has already started.")
+            raise TableError(T("The game has already started."))
         if self.status != LOBBY:
-            raise TableError("This table is closed.")
+            raise TableError(T("This table is closed."))
 
     def _touch(self, now: float) -> None:
         self.step += 1
@@ -237,10 +287,10 @@ class Table:
 
     def require_playing(self) -> Game:
         if self.status == LOBBY:
-            raise TableError("The game has not started yet.")
+            raise TableError(T("The game has not started yet."))
         if self.status != PLAYING or self.game is None:
-            raise TableError("This game is over." if self.status == FINISHED
-                             else "This table was stopped.")
+            raise TableError(T("This game is over.") if self.status == FINISHED
+                             else T("This table was stopped."))
         return self.game
 
     def check_move(self, user_id: int, step: int, code: str) -> tuple[int, int]:
@@ -248,15 +298,17 @@ class Table:
         game = self.require_playing()
         seat = self.seated(user_id)
         if step != self.step:
-            raise StaleClick("That menu is out of date: the table has moved on.")
+            raise StaleClick(T("That menu is out of date: the table has moved on."))
         to_act = game.to_act
+        if to_act is None:
+            raise TableError(T("It is not your turn: it is nobody's."))
         if to_act != seat:
-            who = self.seats[to_act].name if to_act is not None else "nobody"
-            raise TableError(f"It is not your turn: it is {who}'s.")
+            raise TableError(T("It is not your turn: it is {player}'s.",
+                               player=self.seats[to_act].name_text))
         try:
             action = parse_action(code)
         except RulesError as error:
-            raise TableError(str(error)) from None
+            raise TableError(refusal_text(error)) from None
         problem = game.why_illegal(action)
         if problem is not None:
             raise TableError(problem)
@@ -275,23 +327,21 @@ class Table:
         self._after_step(now)
         return events
 
-    def _event_text(self, played: Event, by: str) -> str:
+    def _event_text(self, played: Event, by: str) -> Text:
+        """The line the table shows for a move (kept, and said in the table's language)."""
         assert isinstance(played, Played)
-        name = self.seats[played.seat].name
+        name = self.seats[played.seat].name_text
         code = action_code(played.action)
-        verb = {"pass": "passed", "stop": "stopped the round", "take": "took the open card",
-                "stand": "stood"}.get(code)
-        if verb is None:
-            verb = f"played {label(code)}"
+        if by == "forced":  # only ever a pass (nothing else was possible)
+            if code == "pass":
+                return T("{player} passed (nothing else was possible).", player=name)
+            return T("{player} played {card} (nothing else was possible).", player=name,
+                     card=action_label(played.action))
         if by == "timer":
-            return f"⏰ {name} ran out of time: I {verb} for them."
-        if by == "ai":
-            return f"{name} {verb}."
+            return _timer_text(code, name, played.action)
         if by == "away":
-            return f"💤 {name} is away: I {verb} for them."
-        if by == "forced":
-            return f"{name} {verb} (nothing else was possible)."
-        return f"{name} {verb}."
+            return _away_text(code, name, played.action)
+        return _move_text(code, name, played.action)
 
     def _after_step(self, now: float) -> None:
         self.step += 1
@@ -332,7 +382,7 @@ class Table:
         game = self.require_playing()
         if kind == "deal":
             events = game.start_deal(game.random_deal(self.rng))
-            self.events = [f"Deal {e.deal + 1} is dealt." for e in events
+            self.events = [T("Deal {number} is dealt.", number=e.deal + 1) for e in events
                            if isinstance(e, DealStarted)]
             self._after_step(now)
             return events
@@ -369,7 +419,7 @@ class Table:
         game = self.require_playing()
         seat = game.to_act
         if seat is None:
-            raise TableError("Nobody is to act.")
+            raise TableError(T("Nobody is to act."))
         player = self.seats[seat]
         player.expiries += 1
         if player.expiries >= AWAY_AFTER:
@@ -405,7 +455,7 @@ class Table:
             "game": self.game.to_data() if self.game is not None else None,
             "started_at": self.started_at, "last_activity": self.last_activity,
             "turn_deadline": self.turn_deadline, "reminder_at": self.reminder_at,
-            "events": list(self.events),
+            "events": [_as_text(e).to_data() for e in self.events],
             "stopped_by": self.stopped_by,
         }
 
@@ -420,7 +470,8 @@ class Table:
         rng_version, internal, gauss = data["rng"]
         rng.setstate((rng_version, tuple(internal), gauss))
         known = {f.name for f in dataclasses.fields(cls)} - {"seats", "rng", "game", "options",
-                                                             "engine", "version", "posts"}
+                                                             "engine", "version", "posts",
+                                                             "events"}
         seat_fields = {f.name for f in dataclasses.fields(Seat)}
         table = cls(engine=engine, version=version, rng=rng,
                     options=engine.OPTIONS.from_dict(data["options"]),
@@ -428,11 +479,14 @@ class Table:
                            for s in data["seats"]],
                     posts=(Posts.from_data(posts) if posts is not None
                            else Posts.from_legacy_snapshot(data)),
+                    # Texts as dicts; an older snapshot's plain English lines are kept as is
+                    events=[Text.from_data(e) for e in data.get("events") or ()],
                     **{k: v for k, v in data.items() if k in known})
         if data.get("game") is not None:
             game = restore_game(data["game"])
             if not isinstance(game, engine):
-                raise TableError(f"The saved game is {game.TITLE}, not {engine.TITLE}.")
+                raise TableError(  # not for players: the restore log says it
+                    f"The saved game is {game.TITLE}, not {engine.TITLE}.")
             table.game = game
         return table
 
@@ -450,6 +504,48 @@ class Table:
         for f in dataclasses.fields(self):
             if f.name != "posts":
                 setattr(self, f.name, getattr(kept, f.name))
+
+
+def _as_text(line: str) -> Text:
+    return line if isinstance(line, Text) else Text.from_data(line)
+
+
+def _move_text(code: str, name: str, action: int) -> Text:
+    if code == "pass":
+        return T("{player} passed.", player=name)
+    if code == "stop":
+        return T("{player} stopped the round.", player=name)
+    if code == "take":
+        return T("{player} took the open card.", player=name)
+    if code == "stand":
+        return T("{player} stood.", player=name)
+    return T("{player} played {card}.", player=name, card=action_label(action))
+
+
+def _timer_text(code: str, name: str, action: int) -> Text:
+    if code == "pass":
+        return T("⏰ {player} ran out of time: I passed for them.", player=name)
+    if code == "stop":
+        return T("⏰ {player} ran out of time: I stopped the round for them.", player=name)
+    if code == "take":
+        return T("⏰ {player} ran out of time: I took the open card for them.", player=name)
+    if code == "stand":
+        return T("⏰ {player} ran out of time: I stood for them.", player=name)
+    return T("⏰ {player} ran out of time: I played {card} for them.", player=name,
+             card=action_label(action))
+
+
+def _away_text(code: str, name: str, action: int) -> Text:
+    if code == "pass":
+        return T("💤 {player} is away: I passed for them.", player=name)
+    if code == "stop":
+        return T("💤 {player} is away: I stopped the round for them.", player=name)
+    if code == "take":
+        return T("💤 {player} is away: I took the open card for them.", player=name)
+    if code == "stand":
+        return T("💤 {player} is away: I stood for them.", player=name)
+    return T("💤 {player} is away: I played {card} for them.", player=name,
+             card=action_label(action))
 
 
 def deal_reports(events: list[Event]) -> list[int]:

@@ -17,21 +17,39 @@ import discord
 
 from bot import answers, custom_ids, render, replies
 from engine import cards
+from engine.text import T, Text
+from locales import _, say
 
 SELECT_OPTIONS = 25
 MAX_ROWS = 5
-KEYWORD_LABELS = {"pass": "Pass", "stop": "Stop and score", "take": "Take the open card",
-                  "stand": "Stand"}
-_LOBBY_STYLE = {
-    "join": (discord.ButtonStyle.success, "Join"),
-    "leave": (discord.ButtonStyle.secondary, "Leave"),
-    "start": (discord.ButtonStyle.primary, "Start"),
-    "cancel": (discord.ButtonStyle.danger, "Cancel"),
+# The keyword actions' buttons (said when a menu is drawn, in its reader's language).
+KEYWORD_LABELS: dict[str, Text] = {
+    # Translators: a button: pass this turn without playing a card
+    "pass": T("Pass"),
+    # Translators: a button (Jacko): stop the round now and score the points on the table
+    "stop": T("Stop and score"),
+    # Translators: a button (AttackJack): take the card that lies open
+    "take": T("Take the open card"),
+    # Translators: a button (AttackJack): keep the cards held and end the turn
+    "stand": T("Stand")}
+_LOBBY_STYLE: dict[str, tuple[discord.ButtonStyle, Text]] = {
+    # Translators: a lobby button: take a seat at the table
+    "join": (discord.ButtonStyle.success, T("Join")),
+    # Translators: a lobby button: give up one's seat at the table
+    "leave": (discord.ButtonStyle.secondary, T("Leave")),
+    # Translators: a lobby button (the host's): start the game with the players seated
+    "start": (discord.ButtonStyle.primary, T("Start")),
+    # Translators: a lobby button (the host's): close the lobby without playing
+    "cancel": (discord.ButtonStyle.danger, T("Cancel")),
     # Second row: the host's AI controls (anyone may click; the croupier refuses non-hosts).
-    "ai-easy": (discord.ButtonStyle.secondary, "Add AI: Easy"),
-    "ai-normal": (discord.ButtonStyle.secondary, "Add AI: Normal"),
-    "ai-hard": (discord.ButtonStyle.secondary, "Add AI: Hard"),
-    "ai-remove": (discord.ButtonStyle.secondary, "Remove AI"),
+    # Translators: a lobby button: seat an AI player of the easy level
+    "ai-easy": (discord.ButtonStyle.secondary, T("Add AI: Easy")),
+    # Translators: a lobby button: seat an AI player of the normal level
+    "ai-normal": (discord.ButtonStyle.secondary, T("Add AI: Normal")),
+    # Translators: a lobby button: seat an AI player of the hard level
+    "ai-hard": (discord.ButtonStyle.secondary, T("Add AI: Hard")),
+    # Translators: a lobby button: remove the last AI player seated
+    "ai-remove": (discord.ButtonStyle.secondary, T("Remove AI")),
 }
 
 
@@ -61,7 +79,8 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=custom_ids
     def __init__(self, table_id: str, step: int, action: str, disabled: bool = False):
         style, label = _LOBBY_STYLE[action]
         super().__init__(discord.ui.Button(
-            style=style, label=label, disabled=disabled, emoji="🤖" if "ai-" in action else None,
+            style=style, label=say(label), disabled=disabled,
+            emoji="🤖" if "ai-" in action else None,
             row=1 if action in custom_ids.AI_ACTIONS else 0,
             custom_id=custom_ids.lobby(table_id, step, action)))
         self.table_id, self.step, self.action = table_id, step, action
@@ -79,7 +98,8 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=custom_ids
 class HandButton(discord.ui.DynamicItem[discord.ui.Button], template=custom_ids.HAND_TEMPLATE):
     def __init__(self, table_id: str, step: int):
         super().__init__(discord.ui.Button(
-            style=discord.ButtonStyle.primary, label="My hand", emoji="🂠",
+            # Translators: the table's button that shows the clicker their own cards
+            style=discord.ButtonStyle.primary, label=_("My hand"), emoji="🂠",
             custom_id=custom_ids.hand(table_id, step)))
         self.table_id, self.step = table_id, step
 
@@ -96,7 +116,10 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button], template=custom_ids.
 
 class MoveSelect(discord.ui.DynamicItem[discord.ui.Select], template=custom_ids.PLAY_TEMPLATE):
     def __init__(self, table_id: str, step: int, group: int,
-                 options: Sequence[discord.SelectOption] = (), placeholder: str = "Play a card…"):
+                 options: Sequence[discord.SelectOption] = (), placeholder: str | None = None):
+        if placeholder is None:
+            # Translators: the placeholder of the menu of cards a player may play
+            placeholder = _("Play a card…")
         super().__init__(discord.ui.Select(
             custom_id=custom_ids.play(table_id, step, group), placeholder=placeholder,
             options=list(options) or [discord.SelectOption(label="—", value="none")],
@@ -120,7 +143,7 @@ class ActButton(discord.ui.DynamicItem[discord.ui.Button], template=custom_ids.A
     def __init__(self, table_id: str, step: int, code: str):
         super().__init__(discord.ui.Button(
             style=discord.ButtonStyle.secondary if code == "pass" else discord.ButtonStyle.primary,
-            label=KEYWORD_LABELS.get(code) or render.label(code),
+            label=say(KEYWORD_LABELS[code]) if code in KEYWORD_LABELS else render.label(code),
             custom_id=custom_ids.act(table_id, step, code)))
         self.table_id, self.step, self.code = table_id, step, code
 
@@ -188,10 +211,11 @@ def hand_view(table_id: str, step: int, legal: Sequence[str]) -> discord.ui.View
     groups, keywords = action_groups(legal)
     view = discord.ui.View(timeout=None)
     for index, group in enumerate(groups):
-        suit = _suit_symbol(group[0]) if len(groups) > 1 else ""
         options = [discord.SelectOption(label=render.label(code), value=code) for code in group]
-        view.add_item(MoveSelect(table_id, step, index, options,
-                                 placeholder=f"Play a card {suit}…".replace(" …", "…")))
+        # Translators: the placeholder of one menu of cards, one suit of several ({suit}: ♠)
+        placeholder = (_("Play a card {suit}…", suit=_suit_symbol(group[0])) if len(groups) > 1
+                       else None)
+        view.add_item(MoveSelect(table_id, step, index, options, placeholder=placeholder))
     for code in keywords:
         view.add_item(ActButton(table_id, step, code))
     return view

@@ -10,13 +10,15 @@ import discord
 from bot import render
 from bot.client import CardTableBot
 from bot.gamecog import GameCog, add_game_cog
-from bot.games import GameUI
+from bot.games import GameUI, and_list, card_text, cards_text
 from bot.images import scene as pictures
 from bot.storage import Store
 from bot.tables import Table
 from engine.core import STAND, TAKE, Game, Options
+from engine.text import TC, T, Text
+from locales import _, _n, say
 
-RULES = """\
+RULES = T("""\
 **AttackJack** — 2 to 17 players, a deck with two jokers; one deal, the best hand takes \
 the bank.
 **Values**: 2–10 face value, J Q K 10, A 11 or 1; cards of the same rank count once \
@@ -26,9 +28,13 @@ a bomb) you keep your cards; under 21 you take the open card beside the deck (ou
 pass 21). The bot plays these forced turns for everyone.
 **Showdown**: bombs win, else 21, else the highest total; ties by the counted ranks from \
 the top. Everyone out: the stakes go back.
-"""
-STATUS = {"waiting": "waiting", "kept": "keeps", "took": "took", "stood": "stands",
-          "out": "out"}
+""")
+STATUS: dict[str, Text] = {
+    # Translators: a seat's state in AttackJack: waiting for its turn, keeps its cards (on
+    # 21 or a bomb), took the open card, stands, is out (over 21).
+    "waiting": TC("attackjack seat", "waiting"), "kept": TC("attackjack seat", "keeps"),
+    "took": TC("attackjack seat", "took"), "stood": TC("attackjack seat", "stands"),
+    "out": TC("attackjack seat", "out")}
 STAND_AT = 17  # the simplest sensible choice for a player who timed out (house rule)
 
 
@@ -36,32 +42,33 @@ class AttackJackUI(GameUI):
     GAME_ID = "attackjack"
     COMMAND = "attackjack"
     RULES = RULES
-    BLURB = "2–17 players, a blackjack relative with bombs; chips with a stake."
+    BLURB = T("2–17 players, a blackjack relative with bombs; chips with a stake.")
 
     def heading(self, view: dict[str, Any]) -> str:
         if view["over"]:
-            return "showdown"
-        return f"bank {view['bank']}" if view["stake"] else "one deal"
+            return _showdown()
+        # Translators: the chips in the bank (all the stakes); or a game without a stake.
+        return _("bank {bank}", bank=view["bank"]) if view["stake"] else _("one deal")
 
     def draw_table(self, view: dict[str, Any], names: Sequence[str]) -> str:
         lines = []
         if view["open_card"] and not view["over"]:
-            lines.append(f"**Open card**: {render.label(view['open_card'])} · "
-                         f"{view['deck']} in the deck")
+            lines.append(f"**{_open_card()}**: {card_text(view['open_card'])} · "
+                         f"{_in_deck(view['deck'])}")
         for seat, info in enumerate(view["seats"]):
-            shown = render.labels(info["cards"]) if info["cards"] else ""
+            shown = cards_text(info["cards"]) if info["cards"] else ""
             hidden = " 🂠" * info["hidden"]
             value = f" = {info['value']}" if info["value"] is not None else ""
             bomb = " 💣" if info["bomb"] else ""
             turn = "➡️ " if seat == view["turn"] else ""
             lines.append(f"{turn}{names[seat]}: {shown}{hidden}{value}{bomb} "
-                         f"({STATUS[info['status']]})")
+                         f"({say(STATUS[info['status']])})")
         return "\n".join(lines)
 
     def hand_context(self, seat_view: dict[str, Any], names: Sequence[str]) -> str:
         text = self.draw_table(seat_view, names)
         if seat_view.get("hand_value") is not None:
-            text += f"\nYour hand is worth **{seat_view['hand_value']}**."
+            text += "\n" + _("Your hand is worth **{value}**.", value=seat_view["hand_value"])
         return text
 
     def table_scene(self, view: dict[str, Any], names: Sequence[str]) -> pictures.Scene:
@@ -75,7 +82,8 @@ class AttackJackUI(GameUI):
                           backs=info["hidden"], active=seat == view["turn"],
                           out=info["status"] == "out", winner=seat in winners)
             for seat, info in enumerate(view["seats"]))
-        bank = f"Bank {view['bank']} chips ({view['stake']} a seat)." if view["stake"] else ""
+        bank = _n("Bank {n} chip ({stake} a seat).", "Bank {n} chips ({stake} a seat).",
+                  view["bank"], stake=view["stake"]) if view["stake"] else ""
         return pictures.Scene(self.title, pictures.upper_first(self.heading(view)),
                               (_open_zone(view, "large"),), seats,
                               (bank, self.scene_status(view, names)),
@@ -85,22 +93,24 @@ class AttackJackUI(GameUI):
                    seat: int) -> pictures.Scene:
         names = pictures.display_names(names)
         hidden = seat_view.get("face_down")
-        mine = tuple(pictures.Card(code, caption="face down" if code == hidden else "")
+        # Translators: under a player's own card that the others cannot see.
+        mine = tuple(pictures.Card(code, caption=_("face down") if code == hidden else "")
                      for code in pictures.hand_order(seat_view["hand"]))
         value = seat_view.get("hand_value")
         return pictures.Scene(
-            f"Your hand · {pictures.name_of(names, seat)}",
+            pictures.hand_title(names, seat),
             f"{self.title} · {self.heading(seat_view)}",
             (_open_zone(seat_view, "small"),
-             pictures.Zone("Your cards", mine, "" if mine else "—")),
-            captions=("" if value is None else f"Your hand is worth {value}.",
+             pictures.Zone(_("Your cards"), mine, "" if mine else "—")),
+            captions=("" if value is None else _("Your hand is worth {value}.", value=value),
                       pictures.keyword_caption(seat_view["legal"])))
 
     def scene_status(self, view: dict[str, Any], names: Sequence[str]) -> str:
         if view["over"] and not view["winners"]:
-            return "Everyone is out: nobody wins, the stakes go back."
+            return _everyone_out()
         if not view["over"] and view["turn"] is not None and view["to_act"] is None:
-            return f"{pictures.name_of(names, view['turn'])}'s turn (the bot plays it)."
+            return _("{name}'s turn (the bot plays it).",
+                     name=pictures.name_of(names, view["turn"]))
         return super().scene_status(view, names)
 
     def policy(self, game: Game) -> int:
@@ -121,8 +131,12 @@ class AttackJackUI(GameUI):
         if not short:
             return None
         names = {s.user_id: s.name for s in table.seats}
-        who = ", ".join(f"{names.get(b.user_id, b.user_id)} has {b.balance}" for b in short)
-        return f"The stake is {stake} chips, but {who}. Lower the stake or let them sit out."
+        # Translators: a player's chips, in "The stake is 10 chips, but Ann has 4".
+        who = ", ".join(_("{name} has {balance}", name=names.get(b.user_id, b.user_id),
+                          balance=b.balance) for b in short)
+        problem = _n("The stake is {n} chip, but {who}.", "The stake is {n} chips, but {who}.",
+                     stake, who=who)
+        return f"{problem} " + _("Lower the stake or let them sit out.")
 
     def chips(self, game: Game) -> list[int]:
         if _stake(game.options) <= 0 or not game.deal_points:
@@ -133,35 +147,59 @@ class AttackJackUI(GameUI):
         view = game.public_view()
         names = table.names
         winners = game.winners()
-        embed = discord.Embed(title=f"{self.title} · showdown", colour=render.GOLD)
-        head = ("🏆 " + " and ".join(f"**{discord.utils.escape_markdown(names[w])}**"
-                                    for w in winners) + (" win!" if len(winners) > 1 else " wins!")
-                if winners else "Everyone is out: nobody wins, the stakes go back.")
+        embed = discord.Embed(title=f"{self.title} · {_showdown()}", colour=render.GOLD)
+        if winners:
+            who = and_list([f"**{discord.utils.escape_markdown(names[w])}**" for w in winners])
+            head = "🏆 " + _n("{who} wins!", "{who} win!", len(winners), who=who)
+        else:
+            head = _everyone_out()
         lines = [head, "", self.draw_table(view, names)]
         if view["stake"]:
             nets = ", ".join(f"{names[s]} {p:+d}" for s, p in enumerate(game.totals))
-            lines.append(f"\nChips: {nets}")
+            # Translators: each player's chips won or lost: "Chips: Ann +30, Bo -10".
+            lines.append("\n" + _("Chips: {nets}", nets=nets))
         embed.description = "\n".join(lines)
         return render.fit_embed(embed)
+
+
+def _showdown() -> str:
+    # Translators: the end of an AttackJack deal, when the hands are compared.
+    return _("showdown")
+
+
+def _everyone_out() -> str:
+    return _("Everyone is out: nobody wins, the stakes go back.")
+
+
+def _open_card() -> str:
+    # Translators: the face-up card beside the deck, which a player may take.
+    return _("Open card")
+
+
+def _in_deck(cards: int) -> str:
+    # Translators: how many cards are left in the deck: "30 in the deck".
+    return _n("{n} in the deck", "{n} in the deck", cards)
 
 
 def _open_zone(view: dict[str, Any], size: pictures.Size) -> pictures.Zone:
     """The face-up card beside the deck, on the deck's face-down pile."""
     if view["over"] or not view["open_card"]:
-        return pictures.Zone("Open card", note="the showdown" if view["over"] else "—",
+        return pictures.Zone(_open_card(), note=_("the showdown") if view["over"] else "—",
                              size=size)
-    return pictures.Zone("Open card", (pictures.Card(view["open_card"]),),
-                         f"{view['deck']} in the deck", size=size, backs=view["deck"])
+    return pictures.Zone(_open_card(), (pictures.Card(view["open_card"]),),
+                         _in_deck(view["deck"]), size=size, backs=view["deck"])
 
 
 def _seat_words(info: dict[str, Any]) -> str:
-    words = [STATUS[info["status"]]]
+    words = [say(STATUS[info["status"]])]
     if info["value"] is not None:
         words.insert(0, f"= {info['value']}")
     if info["bomb"]:
-        words.append("bomb")
+        # Translators: a hand with a joker, which wins outright.
+        words.append(_("bomb"))
     if info["hidden"]:
-        words.append(f"{info['hidden']} face down")
+        # Translators: how many of a player's cards lie face down.
+        words.append(_n("{n} face down", "{n} face down", info["hidden"]))
     return " · ".join(words)
 
 

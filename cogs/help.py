@@ -8,30 +8,38 @@ from discord.ext import commands
 
 from bot import render, replies
 from bot.client import CardTableBot
+from locales import _, say
 
 
 def help_embed(bot: CardTableBot) -> discord.Embed:
     uis = sorted(bot.game_uis.values(), key=lambda ui: ui.title)
-    games = "\n".join(f"**/{ui.COMMAND}** — {ui.title}: {ui.BLURB}" for ui in uis)
-    embed = discord.Embed(title="cardtable: card games with friends", colour=render.COLOUR)
-    embed.description = (
-        "Play a card game right here in the channel.\n\n"
-        f"{games or 'No game is available right now.'}\n\n"
-        "**How it goes**\n"
-        "1. `/<game> start` opens a table in this channel (its options are the command's "
-        "options).\n"
-        "2. Friends press **Join** (or the host presses **Add AI** for an AI player); the "
-        "host presses **Start**.\n"
-        "3. Your hand comes by DM with a menu of the cards you may play. DMs closed? Press "
-        "**My hand** on the table instead (only you see it).\n"
-        "4. The table message shows whose turn it is; if time runs out, the AI plays for you."
-        "\n\n"
-        "**Commands of every game**: `start` · `join` · `leave` · `hand` (your hand again) · "
-        "`stop` (host or moderators) · `rules` · `status`.\n\n"
-        "**Results**: `/leaderboard` (ratings per game, this server or everywhere) · "
-        "`/stats` · `/history` (recent games, each downloadable as a record that "
-        "`python -m engine replay` checks) · `/chips` (AttackJack balances)."
-    )
+    games = "\n".join(f"**/{ui.COMMAND}** — {ui.title}: {say(ui.BLURB)}" for ui in uis)
+    embed = discord.Embed(title=_("cardtable: card games with friends"), colour=render.COLOUR)
+    embed.description = "\n\n".join((
+        _("Play a card game right here in the channel."),
+        games or _("No game is available right now."),
+        # Translators: a heading in /help
+        "**" + _("How it goes") + "**\n"
+        # Translators: `/<game> start` is a command: keep it as it is
+        "1. " + _("`/<game> start` opens a table in this channel (its options are the "
+                  "command's options).") + "\n"
+        # Translators: **Join**, **Add AI** and **Start** are the table's buttons: use
+        # their translations
+        "2. " + _("Friends press **Join** (or the host presses **Add AI** for an AI player); "
+                  "the host presses **Start**.") + "\n"
+        # Translators: **My hand** is a button on the table: use its translation
+        "3. " + _("Your hand comes by DM with a menu of the cards you may play. DMs closed? "
+                  "Press **My hand** on the table instead (only you see it).") + "\n"
+        "4. " + _("The table message shows whose turn it is; if time runs out, the AI plays "
+                  "for you."),
+        # Translators: the words in `backticks` are subcommands: keep them as they are
+        _("**Commands of every game**: `start` · `join` · `leave` · `hand` (your hand again) · "
+          "`stop` (host or moderators) · `rules` · `status`."),
+        # Translators: the words in `backticks` are commands: keep them as they are
+        _("**Results**: `/leaderboard` (ratings per game, this server or everywhere) · "
+          "`/stats` · `/history` (recent games, each downloadable as a record that "
+          "`python -m engine replay` checks) · `/chips` (AttackJack balances)."),
+    ))
     return render.fit_embed(embed)
 
 

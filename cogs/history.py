@@ -27,11 +27,12 @@ from discord.ext import commands
 from bot import answers, render, replies
 from bot.client import CardTableBot
 from bot.storage import GameSummary, SeatResult, Store
-from cogs.leaderboard import game_choices, game_title
+from cogs.leaderboard import game_choices, game_title, where_text
+from locales import _
 
 log = logging.getLogger(__name__)
 
-COG_NAME = "History"
+COG_NAME = "History"  # not for players: the cog's name, for get_cog
 PAGE = 10  # games per page (a select holds at most 25 options)
 SCAN_GAMES = 250  # at most this many games are read to fill one page of visible games
 SCAN_BATCH = 50  # games read at a time once the first page held some the member cannot see
@@ -69,19 +70,42 @@ def seat_text(seat: SeatResult) -> str:
     return (f"👑 **{name}** " if seat.won else f"{name} ") + f"{seat.points:+d}"
 
 
+def stopped_text() -> str:
+    # Translators: a game that was stopped before its end (and counts for nothing)
+    return _("stopped early")
+
+
+def older_label() -> str:
+    # Translators: a button that shows older games of a history
+    return _("Older") + " ▶"
+
+
+def newest_label() -> str:
+    # Translators: a button that goes back to the newest games of a history
+    return "⏮ " + _("Newest")
+
+
 def game_line(game: GameSummary) -> str:
-    when = discord.utils.format_dt(game.ended_at, "R")
+    when = discord.utils.format_dt(game.ended_at, "R")  # each reader's client says it
     head = f"`#{game.game_id}` **{game_title(game.game)}** · {when} · "
     seats = " · ".join(seat_text(s) for s in game.players)
-    tail = "" if game.completed else " · *stopped early*"
+    tail = "" if game.completed else f" · *{stopped_text()}*"
     return head + render.clip(seats, LINE_LIMIT - len(head) - len(tail)) + tail
 
 
 def option_for(game: GameSummary) -> discord.SelectOption:
     names = ", ".join(s.name for s in game.players)
-    winners = ", ".join(s.name for s in game.winners) or "nobody"
+    winners = ", ".join(s.name for s in game.winners)
+    # A select option shows no Discord timestamp, so the time is written out, in digits.
     ended = game.ended_at.strftime("%Y-%m-%d %H:%M UTC")
-    result = f"won by {winners}" if game.completed else "stopped early"
+    if not game.completed:
+        result = stopped_text()
+    elif winners:
+        # Translators: {players} are the winners' names, separated by commas
+        result = _("won by {players}", players=winners)
+    else:
+        # Translators: a finished game that nobody won
+        result = _("won by nobody")
     return discord.SelectOption(label=render.clip(f"#{game.game_id} {game_title(game.game)} · "
                                                   f"{names}", 100),
                                 description=render.clip(f"{ended} · {result}", 100),
@@ -93,13 +117,16 @@ def history_embed(title: str, games: list[GameSummary], before: int, older: int 
     embed = discord.Embed(title=render.clip(title, 256), colour=render.COLOUR)
     if games:
         embed.description = "\n".join(game_line(g) for g in games)
-        embed.set_footer(text="Pick a game below to download its record (JSON); "
-                              "python -m engine replay FILE checks every score.")
+        # Translators: `python -m engine replay FILE` is a command: keep it as it is
+        embed.set_footer(text=_("Pick a game below to download its record (JSON); "
+                                "python -m engine replay FILE checks every score."))
     elif older is not None:  # the scan bound was reached before a visible game
-        embed.description = "Nothing to show in this stretch; Older ▶ looks further back."
+        # Translators: {button} is the label of the button that shows older games
+        embed.description = _("Nothing to show in this stretch; {button} looks further back.",
+                              button=older_label())
     else:
-        embed.description = ("No older games." if before else
-                             "No games have been finished here yet.")
+        embed.description = (_("No older games.") if before else
+                             _("No games have been finished here yet."))
     return render.fit_embed(embed)
 
 
@@ -110,15 +137,16 @@ def history_view(query: Query, games: list[GameSummary], before: int, older: int
     if games:
         view.add_item(RecordSelect([option_for(g) for g in games]))
     if before:
-        view.add_item(PageButton(query, 0, "⏮ Newest"))
+        view.add_item(PageButton(query, 0, newest_label()))
     if older is not None:
-        view.add_item(PageButton(query, older, "Older ▶"))
+        view.add_item(PageButton(query, older, older_label()))
     return view if view.children else None
 
 
 class PageButton(discord.ui.DynamicItem[discord.ui.Button], template=HISTORY_TEMPLATE):
-    def __init__(self, query: Query, before: int, label: str = "Older ▶"):
-        super().__init__(discord.ui.Button(style=discord.ButtonStyle.secondary, label=label,
+    def __init__(self, query: Query, before: int, label: str | None = None):
+        super().__init__(discord.ui.Button(style=discord.ButtonStyle.secondary,
+                                           label=label or older_label(),
                                            custom_id=query.custom_id(before)))
         self.query, self.before = query, before
 
@@ -138,7 +166,7 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button], template=HISTORY_TEM
 class RecordSelect(discord.ui.DynamicItem[discord.ui.Select], template=RECORD_ID):
     def __init__(self, options: list[discord.SelectOption] | None = None):
         super().__init__(discord.ui.Select(
-            custom_id=RECORD_ID, placeholder="Download a game's record…",
+            custom_id=RECORD_ID, placeholder=_("Download a game's record…"),
             options=options or [discord.SelectOption(label="—", value="0")]))
 
     @classmethod
@@ -221,8 +249,8 @@ class History(commands.Cog):
             title = await self._title(interaction, query)
         except Exception:
             log.exception("cannot read the history")
-            await replies.reply(interaction, "I could not read the game history just now. "
-                                             "Please try again in a moment.")
+            await replies.reply(interaction, _("I could not read the game history just now. "
+                                               "Please try again in a moment."))
             return
         embed = history_embed(title, games, before, older)
         view = history_view(query, games, before, older)
@@ -252,16 +280,28 @@ class History(commands.Cog):
         return shown, cursor
 
     async def _title(self, interaction: discord.Interaction, query: Query) -> str:
-        which = f" of {game_title(query.game)}" if query.game else ""
+        game = game_title(query.game) if query.game else None
         if query.kind == "c":
             channel = interaction.channel
             name = getattr(channel, "name", None) if channel is not None else None
-            return f"Recent games{which} in #{name or 'this channel'}"
+            if name and game:
+                return _("Recent games of {game} in #{channel}", game=game, channel=name)
+            if name:
+                return _("Recent games in #{channel}", channel=name)
+            if game:
+                return _("Recent games of {game} in this channel", game=game)
+            return _("Recent games in this channel")
         user = interaction.client.get_user(query.target)
         if user is None:
             user = await interaction.client.fetch_user(query.target)
-        where = interaction.guild.name if interaction.guild else "this server"
-        return f"Recent games{which} of {user.display_name} · {where}"
+        where = where_text("server", interaction.guild)
+        if game:
+            # Translators: a history's title: games of {game} that {player} played
+            title = _("Recent games of {game} of {player}", game=game,
+                      player=user.display_name)
+        else:
+            title = _("Recent games of {player}", player=user.display_name)
+        return title + " · " + where
 
     async def download(self, interaction: discord.Interaction, values: list[str]) -> None:
         """Answer with the record file, if the game was played on this server in a
@@ -275,16 +315,19 @@ class History(commands.Cog):
             log.exception("cannot read the record of game %s", game_id)
             summary, allowed, text = None, False, None
         if summary is not None and not allowed:
-            await replies.reply(interaction, "That game was played in a channel you cannot "
-                                             "see, so I cannot give you its record.")
+            await replies.reply(interaction, _("That game was played in a channel you cannot "
+                                               "see, so I cannot give you its record."))
             return
         if summary is None or text is None:
-            await replies.reply(interaction, "I cannot find that game's record on this server.")
+            await replies.reply(interaction,
+                                _("I cannot find that game's record on this server."))
             return
         name = record_filename(summary.game, game_id)
         await replies.reply(
-            interaction, f"The record of game #{game_id} ({game_title(summary.game)}). Check "
-                         f"every score with `python -m engine replay {name}`.",
+            # Translators: `python -m engine replay {file}` is a command: keep it as it is
+            interaction, _("The record of game #{id} ({game}). Check every score with "
+                           "`python -m engine replay {file}`.",
+                           id=game_id, game=game_title(summary.game), file=name),
             file=discord.File(io.BytesIO(text.encode("utf-8")), filename=name))
 
     async def game_here(self, guild_id: int | None, game_id: int) -> GameSummary | None:

@@ -6,14 +6,15 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from bot import render
 from bot.client import CardTableBot
 from bot.gamecog import GameCog, add_game_cog
-from bot.games import GameUI
+from bot.games import GameUI, card_text, cards_text
 from bot.images import scene as pictures
 from engine.cards import SUIT_LETTERS
+from engine.text import T
+from locales import _, _n
 
-RULES = """\
+RULES = T("""\
 **Jacko** — 2 players, 26 cards each; the first to the target (121) wins, even mid-round.
 **Values**: J 0, A 1, 2–10 face value, Q copies the card before it (a queen led waits for \
 the next card), K doubles the sum (only while the sum is ≤ 10; a king led makes every later \
@@ -24,7 +25,7 @@ above 15 they may stop and score or lay one more card, at 15 or below they must 
 playing until above 15.
 **Points**: making exactly 11 +3; each zero card laid on 11 +1; the round's winner scores \
 16→1, 17→2, 18→3, 19→4, 20→5, 21→7 (−1 for each zero card laid on 21).
-"""
+""")
 SUITS = {"spades": "♠", "hearts": "♥", "clubs": "♣", "diamonds": "♦"}
 
 
@@ -32,39 +33,37 @@ class JackoUI(GameUI):
     GAME_ID = "jacko"
     COMMAND = "jacko"
     RULES = RULES
-    BLURB = "2 players lay cards onto a running sum that may never pass 21."
+    BLURB = T("2 players lay cards onto a running sum that may never pass 21.")
 
     def heading(self, view: dict[str, Any]) -> str:
-        return f"deal {view['deal'] + 1} · first to {view['target']}"
+        # Translators: the deal's number, then the points a player needs to win.
+        return _("deal {deal} · first to {target}", deal=view["deal"] + 1,
+                 target=view["target"])
 
     def draw_table(self, view: dict[str, Any], names: Sequence[str]) -> str:
         lines = []
-        sum_line = f"**Sum: {view['sum']}**"
         if view["doubling"]:
-            sum_line += " (a king led: cards count double)"
-        lines.append(sum_line)
+            lines.append(_("**Sum: {sum}** (a king led: cards count double)", sum=view["sum"]))
+        else:
+            total = _("Sum: {sum}", sum=view["sum"])
+            lines.append(f"**{total}**")
         if view["round"]:
             lines.append(" · ".join(_laid(entry, names) for entry in view["round"]))
-        if view["passed"] is not None and not view["over"]:
-            other = names[1 - view["passed"]]
-            lines.append(f"{names[view['passed']]} passed: {other} continues alone.")
-        last = view["last_round"]
-        if last:
-            lines.append(f"Last round: {names[last['winner']]} won at {last['sum']} "
-                         f"(+{last['points']}).")
+        passed, won = _round_lines(view, names)
+        lines.extend(line for line in (passed, won) if line)
         return "\n".join(lines)
 
     def seat_note(self, view: dict[str, Any], seat: int) -> str:
-        return f"{view['cards_left'][seat]} cards"
+        return _n("{n} card", "{n} cards", view["cards_left"][seat])
 
     def hand_context(self, seat_view: dict[str, Any], names: Sequence[str]) -> str:
         text = self.draw_table(seat_view, names)
         suit = seat_view.get("current_suit")
         if suit:
-            text += f"\nYou play from {SUITS[suit]} now."
+            text += "\n" + _("You play from {suit} now.", suit=SUITS[suit])
         opponent = seat_view.get("opponent_hand")
         if opponent is not None:
-            text += f"\nYour opponent holds: {render.labels(opponent)}"
+            text += "\n" + _("Your opponent holds: {cards}", cards=cards_text(opponent))
         return text
 
     def table_scene(self, view: dict[str, Any], names: Sequence[str]) -> pictures.Scene:
@@ -84,20 +83,23 @@ class JackoUI(GameUI):
         zones = (_sum_zone(seat_view), *pictures.suit_rows(seat_view["hand"], legal,
                                                            current=letter))
         if seat_view.get("open_hands"):
-            zones += (pictures.hand_row("Your opponent holds",
+            # Translators: a label over the other player's cards (Jacko with open hands).
+            zones += (pictures.hand_row(_("Your opponent holds"),
                                         seat_view.get("opponent_hand") or [], size="small"),)
-        return pictures.Scene(f"Your hand · {pictures.name_of(names, seat)}",
+        return pictures.Scene(pictures.hand_title(names, seat),
                               f"{self.title} · {self.heading(seat_view)}", zones,
                               captions=(pictures.keyword_caption(legal),))
 
 
 def _sum_zone(view: dict[str, Any]) -> pictures.Zone:
     """The running sum as a tile; doubled once a king led the round."""
-    note = "a king led: cards count double" if view["doubling"] else ""
+    notes = []
+    if view["doubling"]:
+        notes.append(_("a king led: cards count double"))
     if view["waiting_queens"]:
-        note = (note + " · " if note else "") + "a queen waits for the next card"
+        notes.append(_("a queen waits for the next card"))
     badge = f"{view['sum']}" + (" ×2" if view["doubling"] else "")
-    return pictures.Zone("Running sum", badge=badge, note=note, size="small")
+    return pictures.Zone(_("Running sum"), badge=badge, note=" · ".join(notes), size="small")
 
 
 def _piles(view: dict[str, Any], names: Sequence[str]) -> tuple[pictures.Zone, ...]:
@@ -109,32 +111,40 @@ def _piles(view: dict[str, Any], names: Sequence[str]) -> tuple[pictures.Zone, .
     for seat in (0, 1):
         mine = [(i, entry) for i, entry in enumerate(laid) if entry["seat"] == seat]
         cards = tuple(pictures.Card(e["card"], caption=_value(e)) for _, e in mine)
-        piles.append(pictures.Zone(f"{pictures.name_of(names, seat)} laid", cards,
+        # Translators: a label over the cards a player laid this round: "Ann laid".
+        piles.append(pictures.Zone(_("{name} laid", name=pictures.name_of(names, seat)), cards,
                                    "" if cards else "—", slots=tuple(i for i, _ in mine),
                                    span=span))
     return tuple(piles)
 
 
+def _waits() -> str:
+    # Translators: a queen led: its value is not known until the next card is laid.
+    return _("waits")
+
+
 def _value(entry: dict[str, Any]) -> str:
-    value = "waits" if entry["value"] is None else f"= {entry['value']}"
+    value = _waits() if entry["value"] is None else f"= {entry['value']}"
     return value + (f", +{entry['points']}" if entry.get("points") else "")
 
 
 def _round_lines(view: dict[str, Any], names: Sequence[str]) -> tuple[str, str]:
     passed = ""
     if view["passed"] is not None and not view["over"]:
-        passed = (f"{pictures.name_of(names, view['passed'])} passed: "
-                  f"{pictures.name_of(names, 1 - view['passed'])} continues alone.")
+        passed = _("{name} passed: {other} continues alone.",
+                   name=pictures.name_of(names, view["passed"]),
+                   other=pictures.name_of(names, 1 - view["passed"]))
     last = view["last_round"]
-    won = "" if not last else (f"Last round: {pictures.name_of(names, last['winner'])} won "
-                               f"at {last['sum']} (+{last['points']}).")
+    won = "" if not last else _("Last round: {name} won at {sum} (+{points}).",
+                                name=pictures.name_of(names, last["winner"]), sum=last["sum"],
+                                points=last["points"])
     return passed, won
 
 
 def _laid(entry: dict[str, Any], names: Sequence[str]) -> str:
-    value = "waits" if entry["value"] is None else f"{entry['value']}"
+    value = _waits() if entry["value"] is None else f"{entry['value']}"
     bonus = f", +{entry['points']}" if entry.get("points") else ""
-    return f"{render.label(entry['card'])} {names[entry['seat']]} ({value}{bonus})"
+    return f"{card_text(entry['card'])} {names[entry['seat']]} ({value}{bonus})"
 
 
 class JackoCog(GameCog):

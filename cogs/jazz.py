@@ -6,14 +6,15 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from bot import render
 from bot.client import CardTableBot
 from bot.gamecog import GameCog, add_game_cog
-from bot.games import GameUI
+from bot.games import GameUI, card_text
 from bot.images import scene as pictures
-from engine.cards import RANK_LETTERS, SUIT_LETTERS, SUIT_SYMBOLS
+from engine.cards import RANK, RANK_LETTERS, RANK_TEXTS, SUIT_LETTERS, SUIT_SYMBOLS, parse_card
+from engine.text import T
+from locales import _, _c, _n, say
 
-RULES = """\
+RULES = T("""\
 **Jazz** — 3 to 7 players, six deals; the highest total wins.
 **Deals 1–5 are trick deals.** Follow suit if you can, otherwise play anything; no trumps, \
 the highest card of the suit led wins and leads next. Each deal has its penalty: \
@@ -23,17 +24,18 @@ last trick.
 from the 6 to the 2, each card next to the row's end. Play if you can (your choice of card); \
 pass only when nothing fits (−1 a pass). The first to empty their hand gets the bonus and the \
 match ends.
-"""
+""")
 
 
 class JazzUI(GameUI):
     GAME_ID = "jazz"
     COMMAND = "jazz"
     RULES = RULES
-    BLURB = "3–7 players: five penalty trick deals, then Sevens."
+    BLURB = T("3–7 players: five penalty trick deals, then Sevens.")
 
     def heading(self, view: dict[str, Any]) -> str:
-        return f"deal {view['deal'] + 1} of 6: {view['deal_name']}"
+        # Translators: {name} is the deal's name and penalty ("Clubs: −1 a club").
+        return _("deal {deal} of 6: {name}", deal=view["deal"] + 1, name=view["deal_name"])
 
     def draw_table(self, view: dict[str, Any], names: Sequence[str]) -> str:
         if view["deal_kind"] == "sevens":
@@ -44,25 +46,27 @@ class JazzUI(GameUI):
         lines = []
         trick = view["trick"]
         if trick:
-            played = " · ".join(f"{render.label(t['card'])} {names[t['seat']]}" for t in trick)
-            lines.append(f"**Trick**: {played}")
+            played = " · ".join(f"{card_text(t['card'])} {names[t['seat']]}" for t in trick)
+            lines.append(f"**{_trick()}**: {played}")
         elif view["to_act"] is not None:
-            lines.append(f"**Trick**: {names[view['to_act']]} leads.")
+            leads = _("{name} leads.", name=names[view["to_act"]])
+            lines.append(f"**{_trick()}**: {leads}")
         last = self.deal_end(view, names)
         if last:
             lines.append(last)
         return "\n".join(lines)
 
     def _rows(self, view: dict[str, Any]) -> str:
-        lines = ["**Sevens rows**"]
+        heading = _("Sevens rows")
+        lines = [f"**{heading}**"]
         for letter, symbol in zip(SUIT_LETTERS, SUIT_SYMBOLS, strict=True):
             row = view["rows"].get(letter)
             if row is None:
                 lines.append(f"{symbol}  —")
             elif row[0] == row[1]:
-                lines.append(f"{symbol}  {render.label(row[0])}")
+                lines.append(f"{symbol}  {card_text(row[0])}")
             else:
-                lines.append(f"{symbol}  {render.label(row[0])} … {render.label(row[1])}")
+                lines.append(f"{symbol}  {card_text(row[0])} … {card_text(row[1])}")
         return "\n".join(lines)
 
     def deal_end(self, view: dict[str, Any], names: Sequence[str]) -> str:
@@ -70,20 +74,22 @@ class JazzUI(GameUI):
         last = view["last_trick"]
         if not last:
             return ""
-        cards_ = " ".join(render.label(t["card"]) for t in last["cards"])
-        return f"Last trick: {cards_} → {names[last['winner']]}"
+        cards_ = " ".join(card_text(t["card"]) for t in last["cards"])
+        return _("Last trick: {cards} → {winner}", cards=cards_, winner=names[last["winner"]])
 
     def seat_note(self, view: dict[str, Any], seat: int) -> str:
-        cards_left = view["hand_sizes"][seat]
+        left = _n("{n} card", "{n} cards", view["hand_sizes"][seat])
         if view["deal_kind"] == "sevens":
-            return f"{cards_left} cards · {view['passes'][seat]} passes"
-        return f"{cards_left} cards · {view['tricks_taken'][seat]} tricks"
+            passes = _n("{n} pass", "{n} passes", view["passes"][seat])
+            return f"{left} · {passes}"
+        tricks = _n("{n} trick", "{n} tricks", view["tricks_taken"][seat])
+        return f"{left} · {tricks}"
 
     def hand_context(self, seat_view: dict[str, Any], names: Sequence[str]) -> str:
         text = self.draw_table(seat_view, names)
         led = seat_view.get("led_suit")
         if led and seat_view.get("legal"):
-            text += f"\nFollow {SUIT_SYMBOLS[SUIT_LETTERS.index(led)]} if you can."
+            text += "\n" + _follow(led)
         return text
 
     def table_scene(self, view: dict[str, Any], names: Sequence[str]) -> pictures.Scene:
@@ -104,34 +110,48 @@ class JazzUI(GameUI):
         legal = seat_view["legal"]
         rows = pictures.suit_rows(seat_view["hand"], legal)
         if seat_view["deal_kind"] == "sevens":
-            context = "Rows: " + "  ".join(_row_text(seat_view, letter) for letter in SUIT_LETTERS)
+            # Translators: a hand picture's line: the four Sevens rows ("♠ 5–9  ♥ 7 ...").
+            context = _("Rows: {rows}", rows="  ".join(_row_text(seat_view, letter)
+                                                       for letter in SUIT_LETTERS))
             zones = rows
         else:
             led = seat_view.get("led_suit")
-            context = (f"Follow {SUIT_SYMBOLS[SUIT_LETTERS.index(led)]} if you can."
-                       if led and legal else "")
+            context = _follow(led) if led and legal else ""
             zones = (self._trick_zone(seat_view, names, "small"), *rows)
-        return pictures.Scene(f"Your hand · {pictures.name_of(names, seat)}",
+        return pictures.Scene(pictures.hand_title(names, seat),
                               f"{self.title} · {self.heading(seat_view)}", zones,
                               captions=(context, pictures.keyword_caption(legal)))
 
     def _trick_zone(self, view: dict[str, Any], names: Sequence[str],
                     size: pictures.Size) -> pictures.Zone:
         leads = "" if view["trick"] or view["to_act"] is None else \
-            f"{pictures.name_of(names, view['to_act'])} leads."
-        return pictures.Zone("Trick", pictures.trick_cards(view["trick"], names), leads,
+            _("{name} leads.", name=pictures.name_of(names, view["to_act"]))
+        return pictures.Zone(_trick(), pictures.trick_cards(view["trick"], names), leads,
                              size=size)
 
     def deal_headings(self, deals: int) -> list[str]:
         # Deal names, not card labels: a label here would look like a card in the channel.
-        return ["Trk", "Clb", "Qns", "King", "Last", "7s"][:deals]
+        # Translators: the score table's columns, one per Jazz deal (tricks, clubs, queens,
+        # king of clubs, last trick, Sevens); at most 4 characters each, no card letters.
+        return [_c("jazz deal", "Trk"), _c("jazz deal", "Clb"), _c("jazz deal", "Qns"),
+                _c("jazz deal", "King"), _c("jazz deal", "Last"), _c("jazz deal", "7s")][:deals]
+
+
+def _trick() -> str:
+    # Translators: a label: the cards played to the trick now on the table.
+    return _("Trick")
+
+
+def _follow(led: str) -> str:
+    return _("Follow {suit} if you can.", suit=SUIT_SYMBOLS[SUIT_LETTERS.index(led)])
 
 
 def _last_trick_zone(view: dict[str, Any], names: Sequence[str]) -> pictures.Zone:
     last = view["last_trick"]
     if not last:
-        return pictures.Zone("Last trick", note="—", size="small")
-    return pictures.Zone("Last trick", pictures.trick_cards(last["cards"], names, last["winner"]),
+        return pictures.Zone(_("Last trick"), note="—", size="small")
+    return pictures.Zone(_("Last trick"),
+                         pictures.trick_cards(last["cards"], names, last["winner"]),
                          f"→ {pictures.name_of(names, last['winner'])}", size="small")
 
 
@@ -146,7 +166,7 @@ def _row_zones(view: dict[str, Any]) -> tuple[pictures.Zone, ...]:
         if row is not None:
             low, high = (order.index(code[0]) for code in row)
             shown = tuple(pictures.Card(order[r] + letter) for r in range(low, high + 1))
-        zones.append(pictures.Zone(symbol, shown, "" if shown else "no seven yet",
+        zones.append(pictures.Zone(symbol, shown, "" if shown else _("no seven yet"),
                                    size="small", compact=True))
     return tuple(zones)
 
@@ -156,7 +176,8 @@ def _row_text(view: dict[str, Any], letter: str) -> str:
     row = view["rows"].get(letter)
     if row is None:
         return f"{symbol} —"
-    low, high = (render.label(code)[:-1] for code in row)  # the ranks: the symbol says the suit
+    # The ranks alone: the symbol says the suit.
+    low, high = (say(RANK_TEXTS[RANK[parse_card(code)]]) for code in row)
     return f"{symbol} {low}" if low == high else f"{symbol} {low}–{high}"
 
 

@@ -31,22 +31,40 @@ from bot.pages import NAV_PATTERN, Page, nav_button, nav_view
 from bot.ratings import PROVISIONAL_GAMES
 from bot.storage import STARTING_CHIPS, ChipsRow, LeaderboardRow, Store
 from engine.registry import available_games, game_class
+from engine.text import T
+from locales import _, _n, say
 
 log = logging.getLogger(__name__)
 
-COG_NAME = "Leaderboards"
+COG_NAME = "Leaderboards"  # not for players: the cog's name, for get_cog
 NAME_WIDTH = 32
 CHIPS_SCAN = 100  # rows per query when looking for someone on the chips board
 CHIPS_SCAN_LIMIT = 10_000  # storage has no chips rank query: look this far at most
 Scope = Literal["server", "global"]
 
-# What storage counts (bot.storage.is_rated / moves_chips), said where the numbers are shown.
-COUNTING_NOTE = (f"Rating = openskill ordinal (μ − 3σ); provisional = fewer than "
-                 f"{PROVISIONAL_GAMES} rated games. Finished games count for the people who "
-                 "played; only games without AI seats change ratings. A stopped game counts "
-                 "for nothing.")
-CHIPS_NOTE = (f"Everyone starts with {STARTING_CHIPS:,} chips on each server. Only finished "
-              "AttackJack games without AI seats move chips.")
+
+def counting_note() -> str:
+    """What storage counts (bot.storage.is_rated / moves_chips), said where the numbers
+    are shown, in the current language."""
+    return " ".join((
+        # Translators: the footer of a leaderboard; openskill is a rating system's name
+        _n("Rating = openskill ordinal (μ − 3σ); provisional = fewer than {n} rated game.",
+           "Rating = openskill ordinal (μ − 3σ); provisional = fewer than {n} rated games.",
+           PROVISIONAL_GAMES),
+        _("Finished games count for the people who played; only games without AI seats "
+          "change ratings."),
+        _("A stopped game counts for nothing."),
+    ))
+
+
+def chips_note() -> str:
+    """How chips move, in the current language."""
+    return " ".join((
+        _n("Everyone starts with {chips} chip on each server.",
+           "Everyone starts with {chips} chips on each server.",
+           STARTING_CHIPS, chips=format(STARTING_CHIPS, ",")),
+        _("Only finished AttackJack games without AI seats move chips."),
+    ))
 
 BOARD_TEMPLATE = (rf"ct:lb:(?P<game>[a-z_]{{1,24}}):(?P<scope>[sg]):(?P<owner>\d{{1,20}}):"
                   rf"{NAV_PATTERN}")
@@ -78,6 +96,52 @@ def _checked(custom_id: str, template: str) -> str:
     return custom_id
 
 
+def games_text(games: int, shown: str | None = None) -> str:
+    """"12 games" (``shown``: the number as written, e.g. in bold)."""
+    # Translators: {count} is the number of games, maybe in bold
+    return _n("{count} game", "{count} games", games, count=shown or str(games))
+
+
+def wins_text(wins: int, rate: float, shown: str | None = None) -> str:
+    """"5 wins (42%)"."""
+    # Translators: {count} is the number of games won, maybe in bold; {rate} the share won
+    return _n("{count} win ({rate})", "{count} wins ({rate})", wins,
+              count=shown or str(wins), rate=format(rate, ".0%"))
+
+
+def points_text(points: int, shown: str | None = None) -> str:
+    """"+14 points": the points scored in all, signed."""
+    # Translators: {points} is a signed sum of points (+14, -3), maybe in bold; English
+    # says "points" for one point as well
+    return _n("{points} points", "{points} points", abs(points),
+              points=shown or format(points, "+d"))
+
+
+def chips_text(balance: int) -> str:
+    """"1,000 chips"."""
+    # Translators: a balance of AttackJack chips
+    return _n("{count} chip", "{count} chips", abs(balance), count=format(balance, ","))
+
+
+def provisional_text() -> str:
+    # Translators: after a rating (in parentheses): it rests on fewer than five rated games
+    return _("provisional")
+
+
+def you_text() -> str:
+    # Translators: marks the reader's own line on a leaderboard ("⬅️ you")
+    return _("you")
+
+
+def where_text(scope: Scope, guild: discord.Guild | None) -> str:
+    """Where the numbers come from: the server's name, or every server."""
+    if scope == "global":
+        # Translators: where a leaderboard's numbers come from (after its title)
+        return _("all servers")
+    # Translators: where a leaderboard's numbers come from, when the server has no name
+    return guild.name if guild is not None else _("this server")
+
+
 def player_name(name: str, user_id: int) -> str:
     """A stored name for a message (escaped, clipped); a mention when none is known."""
     if not name.strip():
@@ -94,7 +158,7 @@ class Board:
 
     game: str
     scope: Scope
-    where: str  # "Card Club" or "all servers"
+    where: str  # "Card Club" or "all servers" (where_text)
     page: Page
     rows: list[LeaderboardRow]
     viewer: int
@@ -115,37 +179,46 @@ async def load_board(store: Store, game: str, scope: Scope, guild_id: int | None
     return Board(game, scope, where, shown, rows, viewer, mine)
 
 
+def rank_of_text(rank: int, total: int) -> str:
+    # Translators: a place on a leaderboard: "#3 of 25"
+    return _("#{rank} of {total}", rank=rank, total=total)
+
+
 def board_line(row: LeaderboardRow, viewer: int) -> str:
-    rating = f"**{row.ordinal:.1f}**" + (" *(provisional)*" if row.provisional else "")
-    line = (f"**{row.rank}.** {player_name(row.name, row.user_id)} — {rating} · "
-            f"{row.games} {'game' if row.games == 1 else 'games'} · {row.wins} "
-            f"{'win' if row.wins == 1 else 'wins'} ({row.win_rate:.0%}) · {row.points:+d} points")
-    return line + (" ⬅️ you" if row.user_id == viewer else "")
+    rating = f"**{row.ordinal:.1f}**" + (f" *({provisional_text()})*" if row.provisional
+                                         else "")
+    line = " · ".join((f"**{row.rank}.** {player_name(row.name, row.user_id)} — {rating}",
+                       games_text(row.games), wins_text(row.wins, row.win_rate),
+                       points_text(row.points)))
+    return line + (f" ⬅️ {you_text()}" if row.user_id == viewer else "")
 
 
 def mine_text(board: Board) -> str:
     mine = board.mine
     if mine is None:
-        return (f"You are not on this leaderboard yet: finish a game of "
-                f"{game_title(board.game)} with at least one other person to appear here.")
-    note = " (provisional)" if mine.provisional else ""
-    return (f"#{mine.rank} of {board.page.total} · rating {mine.ordinal:.1f}{note} · "
-            f"{mine.games} games · {mine.wins} wins ({mine.win_rate:.0%}) · "
-            f"{mine.points:+d} points")
+        return _("You are not on this leaderboard yet: finish a game of {game} with at least "
+                 "one other person to appear here.", game=game_title(board.game))
+    shown = f"{mine.ordinal:.1f}" + (f" ({provisional_text()})" if mine.provisional else "")
+    # Translators: the reader's own rating, in the line of their place on a leaderboard
+    rating = _("rating {rating}", rating=shown)
+    return " · ".join((rank_of_text(mine.rank, board.page.total), rating,
+                       games_text(mine.games), wins_text(mine.wins, mine.win_rate),
+                       points_text(mine.points)))
 
 
 def board_embed(board: Board) -> discord.Embed:
-    title = f"{game_title(board.game)} leaderboard · {board.where}"
+    # Translators: a leaderboard's title, followed by where its numbers come from
+    title = _("{game} leaderboard", game=game_title(board.game)) + " · " + board.where
     embed = discord.Embed(title=title, colour=render.COLOUR)
     if board.rows:
         embed.description = "\n".join(board_line(r, board.viewer) for r in board.rows)
     else:
-        embed.description = (f"Nobody is on this leaderboard yet. Finish a game of "
-                             f"{game_title(board.game)} with friends to be the first.")
+        embed.description = _("Nobody is on this leaderboard yet. Finish a game of {game} with "
+                              "friends to be the first.", game=game_title(board.game))
     if board.mine is None or not board.page.shows(board.mine.rank):
-        embed.add_field(name="Your rank", value=mine_text(board), inline=False)
-    players = f"{board.page.total} {'player' if board.page.total == 1 else 'players'}"
-    embed.set_footer(text=f"{board.page.label()} · {players}\n{COUNTING_NOTE}")
+        embed.add_field(name=_("Your rank"), value=mine_text(board), inline=False)
+    players = _n("{n} player", "{n} players", board.page.total)
+    embed.set_footer(text=f"{board.page.label()} · {players}\n{counting_note()}")
     return render.fit_embed(embed)
 
 
@@ -216,16 +289,19 @@ async def load_chips(store: Store, guild_id: int, where: str, viewer: int,
 
 
 def chips_embed(board: ChipsBoard) -> discord.Embed:
-    embed = discord.Embed(title=f"AttackJack chips · {board.where}", colour=render.GOLD)
-    lines = [f"**{r.rank}.** {player_name(r.name, r.user_id)} — {r.balance:,} chips"
-             + (" ⬅️ you" if r.user_id == board.viewer else "") for r in board.rows]
-    embed.description = "\n".join(lines) or (
+    # Translators: the title of the chips board, followed by the server's name
+    embed = discord.Embed(title=_("AttackJack chips") + " · " + board.where,
+                          colour=render.GOLD)
+    you = f" ⬅️ {you_text()}"
+    lines = [f"**{r.rank}.** {player_name(r.name, r.user_id)} — {chips_text(r.balance)}"
+             + (you if r.user_id == board.viewer else "") for r in board.rows]
+    embed.description = "\n".join(lines) or _(
         "Nobody has won or lost chips here yet: play AttackJack with a stake.")
     if board.rank is None or not board.page.shows(board.rank):
-        where = f" (#{board.rank} of {board.page.total})" if board.rank else ""
-        embed.add_field(name="Your balance", value=f"{board.balance:,} chips{where}",
+        where = f" ({rank_of_text(board.rank, board.page.total)})" if board.rank else ""
+        embed.add_field(name=_("Your balance"), value=chips_text(board.balance) + where,
                         inline=False)
-    embed.set_footer(text=f"{board.page.label()}\n{CHIPS_NOTE}")
+    embed.set_footer(text=f"{board.page.label()}\n{chips_note()}")
     return render.fit_embed(embed)
 
 
@@ -256,12 +332,14 @@ class ChipsButton(discord.ui.DynamicItem[discord.ui.Button], template=CHIPS_TEMP
 # ------------------------------------------------------------------ the cog
 
 
-TROUBLE = "I could not read the scores just now. Please try again in a moment."
+TROUBLE = T("I could not read the scores just now. Please try again in a moment.")
 
 
 def not_yours(owner: int) -> str:
-    return (f"Those buttons belong to <@{owner}>, so their message stays as it is. "
-            "Here is that page just for you:")
+    mention = f"<@{owner}>"
+    # Translators: {owner} mentions the person who ran the command
+    return _("Those buttons belong to {owner}, so their message stays as it is. Here is that "
+             "page just for you:", owner=mention)
 
 
 class Leaderboards(commands.Cog):
@@ -290,7 +368,7 @@ class Leaderboards(commands.Cog):
                                      _where(interaction, scope), interaction.user.id, 0)
         except Exception:
             log.exception("cannot read the %s leaderboard", game)
-            await replies.reply(interaction, TROUBLE)
+            await replies.reply(interaction, say(TROUBLE))
             return
         await _send(interaction, board_embed(board), board_view(board))
 
@@ -303,7 +381,7 @@ class Leaderboards(commands.Cog):
                                      viewer, page)
         except Exception:
             log.exception("cannot read the %s leaderboard", button.game)
-            await replies.reply(interaction, TROUBLE)
+            await replies.reply(interaction, say(TROUBLE))
             return
         await _answer_click(interaction, button.owner, board_embed(board), board_view(board))
 
@@ -316,7 +394,7 @@ class Leaderboards(commands.Cog):
                                      _where(interaction, "server"), interaction.user.id, 0)
         except Exception:
             log.exception("cannot read the chips board")
-            await replies.reply(interaction, TROUBLE)
+            await replies.reply(interaction, say(TROUBLE))
             return
         await _send(interaction, chips_embed(board), chips_view(board))
 
@@ -327,15 +405,13 @@ class Leaderboards(commands.Cog):
                                      _where(interaction, "server"), interaction.user.id, page)
         except Exception:
             log.exception("cannot read the chips board")
-            await replies.reply(interaction, TROUBLE)
+            await replies.reply(interaction, say(TROUBLE))
             return
         await _answer_click(interaction, button.owner, chips_embed(board), chips_view(board))
 
 
 def _where(interaction: discord.Interaction, scope: Scope) -> str:
-    if scope == "global":
-        return "all servers"
-    return interaction.guild.name if interaction.guild is not None else "this server"
+    return where_text(scope, interaction.guild)
 
 
 async def _send(interaction: discord.Interaction, embed: discord.Embed,

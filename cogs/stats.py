@@ -15,32 +15,54 @@ from discord.ext import commands
 from bot import render, replies
 from bot.client import CardTableBot
 from bot.storage import GameStats, Store
-from cogs.leaderboard import COUNTING_NOTE, Scope, game_choices, game_title
+from cogs.leaderboard import (
+    TROUBLE,
+    Scope,
+    counting_note,
+    game_choices,
+    game_title,
+    games_text,
+    points_text,
+    provisional_text,
+    where_text,
+    wins_text,
+)
 from engine.registry import specs
+from locales import _, say
 
 log = logging.getLogger(__name__)
 
 
 def stats_text(stats: GameStats) -> str:
-    rating = f"**{stats.ordinal:.1f}**" + (" (provisional)" if stats.provisional else "")
-    return (f"**{stats.games}** {'game' if stats.games == 1 else 'games'} · **{stats.wins}** "
-            f"{'win' if stats.wins == 1 else 'wins'} ({stats.win_rate:.0%}) · "
-            f"**{stats.points:+d}** points\n"
-            f"Rating {rating} · rank **#{stats.rank}** of {stats.ranked_players}")
+    rating = f"**{stats.ordinal:.1f}**" + (f" ({provisional_text()})" if stats.provisional
+                                           else "")
+    counts = " · ".join((games_text(stats.games, f"**{stats.games}**"),
+                         wins_text(stats.wins, stats.win_rate, f"**{stats.wins}**"),
+                         points_text(stats.points, f"**{stats.points:+d}**")))
+    rank = f"**#{stats.rank}**"
+    # Translators: a player's rating in a game and their place on its leaderboard
+    standing = _("Rating {rating} · rank {rank} of {players}", rating=rating, rank=rank,
+                 players=stats.ranked_players)
+    return f"{counts}\n{standing}"
 
 
 def stats_embed(name: str, where: str, stats: list[GameStats], game: str | None,
                 chips: int | None) -> discord.Embed:
     shown = discord.utils.escape_markdown(render.clip(name, 64))
-    embed = discord.Embed(title=f"Stats of {shown} · {where}", colour=render.COLOUR)
+    # Translators: the title of /stats, followed by where the numbers come from
+    embed = discord.Embed(title=_("Stats of {player}", player=shown) + " · " + where,
+                          colour=render.COLOUR)
     for entry in stats:
         embed.add_field(name=game_title(entry.game), value=stats_text(entry), inline=False)
-    if not stats:
-        which = game_title(game) if game else "any game"
-        embed.description = (f"{shown} has not finished a counted game of {which} here yet.")
+    if not stats and game:
+        embed.description = _("{player} has not finished a counted game of {game} here yet.",
+                              player=shown, game=game_title(game))
+    elif not stats:
+        embed.description = _("{player} has not finished a counted game of any game here yet.",
+                              player=shown)
     if chips is not None:
-        embed.add_field(name="AttackJack chips", value=f"{chips:,}", inline=False)
-    embed.set_footer(text=COUNTING_NOTE)
+        embed.add_field(name=_("AttackJack chips"), value=f"{chips:,}", inline=False)
+    embed.set_footer(text=counting_note())
     return render.fit_embed(embed)
 
 
@@ -71,12 +93,9 @@ class Stats(commands.Cog):
                 chips = await self.store.chips(guild, who.id)
         except Exception:
             log.exception("cannot read the stats of %s", who.id)
-            await replies.reply(
-                interaction, "I could not read the scores just now. Please try again in a "
-                             "moment.")
+            await replies.reply(interaction, say(TROUBLE))
             return
-        where = "all servers" if guild is None else (
-            interaction.guild.name if interaction.guild else "this server")
+        where = where_text("server" if guild is not None else "global", interaction.guild)
         await replies.reply(interaction, embed=stats_embed(who.display_name, where, numbers,
                                                            game, chips), ephemeral=False)
 

@@ -69,7 +69,6 @@ from typing import Any, Self
 from engine import cards
 from engine.cards import ACE, CODE, JOKER, RANK
 from engine.core import (
-    KEYWORDS,
     PASS,
     STAND,
     STOP,
@@ -82,6 +81,7 @@ from engine.core import (
     option,
 )
 from engine.events import Event, ForcedStep, OpenCardTaken
+from engine.text import TN, T
 
 HAND_SIZE = 2
 FULL_DECK: tuple[int, ...] = (*cards.DECK, JOKER, JOKER)  # 52 cards plus two jokers
@@ -151,12 +151,12 @@ def showdown_key(hand: list[int], out: bool) -> tuple[Any, ...]:
 
 @dataclass(frozen=True)
 class AttackJackOptions(Options):
-    blind: bool = option(False, "Deal one card of each hand face down, seen only by its owner "
-                                "until the showdown.")
-    stake: int = option(0, "Chips each player puts in the bank; the winner takes the bank.",
+    blind: bool = option(False, T("Deal one card of each hand face down, seen only by its "
+                                  "owner until the showdown."))
+    stake: int = option(0, T("Chips each player puts in the bank; the winner takes the bank."),
                         minimum=0)
-    choice: bool = option(False, "House rule: a player under 21 may stand instead of taking "
-                                 "the open card.")
+    choice: bool = option(False, T("House rule: a player under 21 may stand instead of taking "
+                                   "the open card."))
 
 
 class AttackJack(Game):
@@ -215,32 +215,45 @@ class AttackJack(Game):
     def _check_deal(self, deal: Deal) -> None:
         n = self.players
         if deal.first is None:
-            raise RulesError("The deal must say which seat won the lot to act first.")
+            raise RulesError(T("The deal must say which seat won the lot to act first."))
         if not 0 <= deal.first < n:
-            raise RulesError(f"The first seat to act must be a seat from 0 to {n - 1}.")
+            raise RulesError(T("The first seat to act must be a seat from 0 to {last}.",
+                               last=n - 1))
         if len(deal.hands) != n:
-            raise RulesError(f"The deal must have one hand for each of the {n} seats.")
+            raise RulesError(TN("The deal must have one hand for each of the {n} seat.",
+                                "The deal must have one hand for each of the {n} seats.", n))
         for seat, hand in enumerate(deal.hands):
             if len(hand) != HAND_SIZE:
-                raise RulesError(f"Each player must be dealt exactly {HAND_SIZE} cards, "
-                                 f"but seat {seat} has {len(hand)}.")
+                raise RulesError(TN("Each player must be dealt exactly {n} card, but seat "
+                                    "{seat} has {dealt}.",
+                                    "Each player must be dealt exactly {n} cards, but seat "
+                                    "{seat} has {dealt}.", HAND_SIZE, seat=seat,
+                                    dealt=len(hand)))
         dealt = [c for hand in deal.hands for c in hand] + list(deal.stock)
         if _is_full_deck(dealt):
             return  # the usual case, checked at C speed; the loops below only explain errors
         counts = [0] * (JOKER + 1)
         for c in dealt:
             if not (isinstance(c, int) and 0 <= c <= JOKER):
-                raise RulesError(f"{c!r} is not a card.")
+                raise RulesError(T("{card} is not a card.", card=repr(c)))
             counts[c] += 1
         for c, count in enumerate(counts):
             allowed = 2 if c == JOKER else 1
+            if count > allowed and c == JOKER:
+                raise RulesError(TN("The card {card} is dealt {n} time: the deck has two "
+                                    "jokers.",
+                                    "The card {card} is dealt {n} times: the deck has two "
+                                    "jokers.", count, card=CODE[c]))
             if count > allowed:
-                raise RulesError(f"The card {CODE[c]} is dealt {count} times: the deck has "
-                                 f"{'two jokers' if c == JOKER else 'only one'}.")
+                # Translators: {card} is a card's code (TH for the ten of hearts).
+                raise RulesError(TN("The card {card} is dealt {n} time: the deck has only one.",
+                                    "The card {card} is dealt {n} times: the deck has only "
+                                    "one.", count, card=CODE[c]))
         for c, count in enumerate(counts):
             if count < (2 if c == JOKER else 1):
-                raise RulesError(f"The card {CODE[c]} is missing: the deal must use all 52 "
-                                 f"cards and two jokers, the rest of them in the stock.")
+                raise RulesError(T("The card {card} is missing: the deal must use all 52 cards "
+                                   "and two jokers, the rest of them in the stock.",
+                                   card=CODE[c]))
 
     # -- turns --------------------------------------------------------------
 
@@ -319,14 +332,16 @@ class AttackJack(Game):
     def why_illegal(self, action: int) -> str | None:
         # The rules of legal_actions(), said as reasons (a property test keeps them equal).
         if self.is_over:
-            return "The game is over."
+            return T("The game is over.")
         if self._chooser is None:
-            return "Nobody is to act now: the turns are played for you."
+            return T("Nobody is to act now: the turns are played for you.")
         if action in (TAKE, STAND):
             return None
-        if action in (PASS, STOP):
-            return f"There is no {KEYWORDS[action]} in {self.TITLE}: choose take or stand."
-        return f"You do not play cards in {self.TITLE}: choose take or stand."
+        if action == PASS:
+            return T("There is no pass in {game}: choose take or stand.", game=self.TITLE)
+        if action == STOP:
+            return T("There is no stop in {game}: choose take or stand.", game=self.TITLE)
+        return T("You do not play cards in {game}: choose take or stand.", game=self.TITLE)
 
     # -- showdown and results -------------------------------------------------
 
@@ -447,7 +462,7 @@ class AttackJack(Game):
 
     def seat_view(self, seat: int) -> dict[str, Any]:
         if not 0 <= seat < self.players:
-            raise RulesError(f"There is no seat {seat}.")
+            raise RulesError(T("There is no seat {seat}.", seat=seat))
         view = self.public_view()
         hand = self._hands[seat]
         hidden = self._hidden_index()

@@ -56,6 +56,7 @@ from dataclasses import dataclass
 from typing import Any, Self
 
 from engine.cards import (
+    A_SUIT_TEXTS,
     ACE,
     CODE,
     DECK,
@@ -64,13 +65,13 @@ from engine.cards import (
     RANK,
     SUIT,
     SUIT_LETTERS,
-    SUIT_NAMES,
     card,
     label,
     sorted_hand,
 )
 from engine.core import KEYWORDS, Deal, Game, Options, RulesError, is_action, option
 from engine.events import CardsDrawn, DealScored, Event, TrickTaken
+from engine.text import TN, T
 
 HAND_SIZE = 6
 STOCK_SIZE = 40
@@ -82,18 +83,18 @@ _POINTS_BY_RANK = {10: 10, ACE: 4, 13: 3, 12: 2, JACK: 1}
 TRICK_POINTS: tuple[int, ...] = tuple(_POINTS_BY_RANK.get(RANK[c], 0) for c in DECK)
 
 _DECK_SET = frozenset(DECK)
-_SUIT_WORDS = tuple(name[:-1] for name in SUIT_NAMES)  # "spade", "heart", ...
 
 
 @dataclass(frozen=True)
 class CaliforniaJackOptions(Options):
-    target: int = option(10, "Game points that win: the first to reach them at the end of a deal.",
-                         minimum=1)
-    scoring: str = option("standard",
-                          "standard: Game point for most trick points; simple: for most tricks.",
+    target: int = option(10, T("Game points that win: the first to reach them at the end of "
+                               "a deal."), minimum=1)
+    # Translators: "standard" and "simple" are the option's values as typed: keep them.
+    scoring: str = option("standard", T("standard: Game point for most trick points; simple: "
+                                        "for most tricks."),
                           choices=("standard", "simple"))
-    follow_or_trump: bool = option(False,
-                                   "Allow a player who holds the suit led to trump instead.")
+    follow_or_trump: bool = option(False, T("Allow a player who holds the suit led to trump "
+                                            "instead."))
 
 
 class CaliforniaJack(Game):
@@ -279,16 +280,16 @@ class CaliforniaJack(Game):
         # The rules of legal_actions(), said as reasons (a property test keeps them equal).
         seat = self._to_act
         if self._over:
-            return "The game is over."
+            return T("The game is over.")
         if seat is None:
-            return "No deal is being played now."
+            return T("No deal is being played now.")
         if action == JOKER:
-            return f"There is no joker in {self.TITLE}."
+            return T("There is no joker in {game}.", game=self.TITLE)
         if action in KEYWORDS or not is_action(action):
-            return f"In {self.TITLE} you can only play a card."
+            return T("In {game} you can only play a card.", game=self.TITLE)
         hand = self._hands[seat]
         if action not in hand:
-            return f"You do not hold the {label(action)}."
+            return T("You do not hold the {card}.", card=label(action))
         if self._lead < 0:
             return None
         led, trump, suit = SUIT[self._lead], self._trump, SUIT[action]
@@ -297,9 +298,10 @@ class CaliforniaJack(Game):
         if self._follow_or_trump and led != trump:  # trumps led: just follow suit
             if suit == trump:
                 return None
-            return (f"You must follow suit or trump: play a {_SUIT_WORDS[led]} "
-                    f"or a {_SUIT_WORDS[trump]}.")
-        return f"You must follow suit: play a {_SUIT_WORDS[led]}."
+            # Translators: {led} and {trump} are one card of a suit each (a spade...).
+            return T("You must follow suit or trump: play {led} or {trump}.",
+                     led=A_SUIT_TEXTS[led], trump=A_SUIT_TEXTS[trump])
+        return T("You must follow suit: play {a_suit}.", a_suit=A_SUIT_TEXTS[led])
 
     # -- results ------------------------------------------------------------
 
@@ -367,7 +369,7 @@ class CaliforniaJack(Game):
 
     def seat_view(self, seat: int) -> dict[str, Any]:
         if not 0 <= seat < self.players:
-            raise ValueError(f"There is no seat {seat}.")
+            raise ValueError(T("There is no seat {seat}.", seat=seat))
         view = self.public_view()
         view["seat"] = seat
         view["hand"] = [CODE[c] for c in sorted_hand(self._hands[seat])]
@@ -414,22 +416,26 @@ def _more(counts: list[int]) -> int:
 def _check_deal(deal: Deal) -> None:
     """Refuse anything but 6 + 6 cards and a 40-card stock making exactly one 52-card deck."""
     if len(deal.hands) != 2:
-        raise RulesError("California Jack is dealt to exactly 2 hands.")
+        raise RulesError(T("California Jack is dealt to exactly 2 hands."))
     if any(len(hand) != HAND_SIZE for hand in deal.hands):
-        raise RulesError(f"Each player must be dealt exactly {HAND_SIZE} cards.")
+        raise RulesError(TN("Each player must be dealt exactly {n} card.",
+                            "Each player must be dealt exactly {n} cards.", HAND_SIZE))
     if len(deal.stock) != STOCK_SIZE:
-        raise RulesError(f"The stock must hold the other {STOCK_SIZE} cards.")
+        raise RulesError(TN("The stock must hold the other {n} card.",
+                            "The stock must hold the other {n} cards.", STOCK_SIZE))
     if deal.first is not None:
-        raise RulesError("California Jack has no first seat to choose: the non-dealer leads.")
+        raise RulesError(T("California Jack has no first seat to choose: the non-dealer "
+                           "leads."))
     dealt = (*deal.hands[0], *deal.hands[1], *deal.stock)
     if set(dealt) == _DECK_SET:  # 52 cards, all different: exactly one deck
         return
     seen: set[int] = set()
     for c in dealt:
         if not 0 <= c < len(DECK):
-            raise RulesError("California Jack is played with one 52-card deck and no jokers.")
+            raise RulesError(T("California Jack is played with one 52-card deck and no "
+                               "jokers."))
         if c in seen:
-            raise RulesError(f"The {label(c)} is dealt twice.")
+            raise RulesError(T("The {card} is dealt twice.", card=label(c)))
         seen.add(c)
 
 

@@ -12,11 +12,38 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from engine.text import TC, T, Text
+
 SPADES, HEARTS, CLUBS, DIAMONDS = 0, 1, 2, 3
 SUITS = (SPADES, HEARTS, CLUBS, DIAMONDS)
 SUIT_LETTERS = "SHCD"
 SUIT_SYMBOLS = "♠♥♣♦"
 SUIT_NAMES = ("spades", "hearts", "clubs", "diamonds")
+"""The suits' names as codes (a seat view's ``current_suit``); people read ``SUIT_TEXTS``."""
+
+SUIT_TEXTS: tuple[Text, ...] = (
+    # Translators: a suit's name, plural: "play your spades first", "trumps are spades".
+    TC("suit", "spades"),
+    # Translators: a suit's name, plural: "play your hearts first", "trumps are hearts".
+    TC("suit", "hearts"),
+    # Translators: a suit's name, plural: "play your clubs first", "trumps are clubs".
+    TC("suit", "clubs"),
+    # Translators: a suit's name, plural: "play your diamonds first", "trumps are diamonds".
+    TC("suit", "diamonds"),
+)
+"""Each suit's name for people, by suit: ``spades`` ... (say them in a sentence)."""
+
+A_SUIT_TEXTS: tuple[Text, ...] = (
+    # Translators: one card of a suit, what a player must play: "play a spade".
+    TC("play a card of the suit", "a spade"),
+    # Translators: one card of a suit, what a player must play: "play a heart".
+    TC("play a card of the suit", "a heart"),
+    # Translators: one card of a suit, what a player must play: "play a club".
+    TC("play a card of the suit", "a club"),
+    # Translators: one card of a suit, what a player must play: "play a diamond".
+    TC("play a card of the suit", "a diamond"),
+)
+"""One card of each suit, as what must be played: ``a spade`` ... (by suit)."""
 
 RANK_LETTERS = "23456789TJQKA"  # index = rank - 2
 JACK, QUEEN, KING, ACE = 11, 12, 13, 14
@@ -24,6 +51,21 @@ RANK_NAMES = {
     2: "2", 3: "3", 4: "4", 5: "5", 6: "6", 7: "7", 8: "8", 9: "9", 10: "10",
     JACK: "J", QUEEN: "Q", KING: "K", ACE: "A",
 }
+"""The ranks as printed in English (and in codes' words); people read ``RANK_TEXTS``."""
+
+RANK_TEXTS: dict[int, str] = {
+    **{rank: str(rank) for rank in range(2, 11)},  # numbers are the same in every language
+    # Translators: the jack's letter on a card (Swedish Kn, Russian В).
+    JACK: TC("rank", "J"),
+    # Translators: the queen's letter on a card (Swedish D, Russian Д).
+    QUEEN: TC("rank", "Q"),
+    # Translators: the king's letter on a card (Swedish K, Russian К).
+    KING: TC("rank", "K"),
+    # Translators: the ace's letter on a card (Swedish E, Russian Т).
+    ACE: TC("rank", "A"),
+}
+"""A rank as people read it: the number (a plain ``str``), or the court card's or ace's
+letter (a ``Text``: ``say`` it)."""
 
 JOKER = 52
 DECK = tuple(range(52))
@@ -59,7 +101,7 @@ def parse_card(text: str) -> int:
     try:
         return _BY_CODE[key]
     except KeyError:
-        raise CardError(f"{text!r} is not a card code.") from None
+        raise CardError(T("{code} is not a card code.", code=repr(text))) from None
 
 
 def codes(cards: Iterable[int]) -> list[str]:
@@ -70,11 +112,23 @@ def parse_cards(texts: Iterable[str]) -> list[int]:
     return [parse_card(t) for t in texts]
 
 
-def label(c: int) -> str:
-    """A card for people: ``10♥``, ``A♠``, ``Joker``."""
+def _label(c: int) -> Text:
     if c == JOKER:
-        return "Joker"
-    return RANK_NAMES[RANK[c]] + SUIT_SYMBOLS[SUIT[c]]
+        # Translators: the joker card's name.
+        return T("Joker")
+    # Translators: a card's name: {rank} is its rank (a number or a rank letter), {suit} the
+    # suit's symbol (♠ ♥ ♣ ♦), as in 10♥ or J♠.
+    return T("{rank}{suit}", rank=RANK_TEXTS[RANK[c]], suit=SUIT_SYMBOLS[SUIT[c]])
+
+
+LABELS: tuple[Text, ...] = tuple(_label(c) for c in range(JOKER + 1))
+"""Every card's name for people, by card (see ``label``)."""
+
+
+def label(c: int) -> Text:
+    """A card for people: ``10♥``, ``A♠``, ``Joker`` (a ``Text``: its rank letter is
+    translated where it is said)."""
+    return LABELS[c]
 
 
 def sort_key(c: int) -> tuple[int, int]:

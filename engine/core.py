@@ -6,7 +6,8 @@
   actions below. ``action_code`` / ``parse_action`` convert to the codes of
   ``records.md``.
 * ``RulesError`` refuses a move; its text is one plain sentence that can be
-  shown to the player as it is, and the refused move changes nothing.
+  shown to the player as it is (an ``engine.text.Text``, which a front end can say
+  in its reader's language), and the refused move changes nothing.
 * ``Game`` is the shape of every engine: options, dealing, whose turn it is,
   legal actions and why an action is not legal, apply (which returns the events
   of the step, ``engine.events``), views, scores, a record, and a plain-data form.
@@ -27,6 +28,7 @@ from typing import Any, ClassVar, Self
 
 from engine import cards
 from engine.events import PLAYED, DealEnded, DealStarted, Event, GameEnded, Played
+from engine.text import TN, T, Text
 
 # Keyword actions. Cards are 0..52, so these never collide with a card.
 PASS = 100
@@ -35,12 +37,25 @@ TAKE = 102
 STAND = 103
 KEYWORDS = {PASS: "pass", STOP: "stop", TAKE: "take", STAND: "stand"}
 _KEYWORD_BY_NAME = {name: action for action, name in KEYWORDS.items()}
+KEYWORD_TEXTS: dict[int, Text] = {
+    # Translators: the action of passing (Jazz's Sevens, Jacko), as on a button.
+    PASS: T("Pass"),
+    # Translators: the action of ending a round you continue alone (Jacko), as on a button.
+    STOP: T("Stop"),
+    # Translators: the action of taking the open card (AttackJack), as on a button.
+    TAKE: T("Take"),
+    # Translators: the action of keeping your cards, taking no more (AttackJack), on a button.
+    STAND: T("Stand"),
+}
+"""Each keyword action's name for people (``action_label``)."""
 
 RECORD_FORMAT = "cardtable-record/1"
 
 
 class RulesError(ValueError):
-    """A move, deal or option the rules refuse. The text is fit to show a player."""
+    """A move, deal or option the rules refuse. The text is fit to show a player: it is
+    raised with a ``Text`` (``RulesError(T("..."))``), so ``str(error)`` is the English
+    and a front end can say it in another language."""
 
 
 class OptionError(RulesError):
@@ -61,13 +76,13 @@ def parse_action(text: str) -> int:
     try:
         return cards.parse_card(text)
     except cards.CardError:
-        raise RulesError(f"{text!r} is not an action code.") from None
+        raise RulesError(T("{code} is not an action code.", code=repr(text))) from None
 
 
-def action_label(action: int) -> str:
-    """An action for people: ``10♥``, ``Pass``."""
-    keyword = KEYWORDS.get(action)
-    return keyword.capitalize() if keyword is not None else cards.label(action)
+def action_label(action: int) -> Text:
+    """An action for people: ``10♥``, ``Pass`` (a ``Text``)."""
+    keyword = KEYWORD_TEXTS.get(action)
+    return keyword if keyword is not None else cards.label(action)
 
 
 def is_action(action: object) -> bool:
@@ -80,10 +95,10 @@ ACTIONS: tuple[int, ...] = (*range(cards.JOKER + 1), *KEYWORDS)
 """Every action of every game: the 52 cards, the joker and the keywords."""
 
 
-def _cannot(action: int) -> str:
+def _cannot(action: int) -> Text:
     if not is_action(action):
-        return "That is not an action."
-    return f"{action_label(action)} cannot be played now."
+        return T("That is not an action.")
+    return T("{action} cannot be played now.", action=action_label(action))
 
 
 # ---------------------------------------------------------------- options
@@ -91,7 +106,9 @@ def _cannot(action: int) -> str:
 
 def option(default: Any, help: str, *, choices: tuple[str, ...] = (), minimum: int | None = None,
            maximum: int | None = None) -> Any:
-    """A field of a game's options dataclass, with what a table needs to offer it."""
+    """A field of a game's options dataclass, with what a table needs to offer it.
+    ``help`` is the option's description for people: a ``Text`` (``T("...")``), kept
+    as it is in the field's ``metadata["help"]``; choices are codes, not translated."""
     meta = {"help": help, "choices": choices, "minimum": minimum, "maximum": maximum}
     return field(default=default, metadata=meta)
 
@@ -113,7 +130,7 @@ class Options:
         for name, value in raw.items():
             f = known.get(name)
             if f is None:
-                raise OptionError(f"There is no option called {name!r}.")
+                raise OptionError(T("There is no option called {name}.", name=repr(name)))
             values[name] = _checked_value(f, value)
         made = cls(**values)
         if players is not None:
@@ -130,24 +147,29 @@ class Options:
 def _checked_value(f: dataclasses.Field, value: Any) -> Any:
     meta = f.metadata
     kind = type(f.default)
+    name = repr(f.name)  # an option's name is a code: 'target'
     if kind is bool:
         if not isinstance(value, bool):
-            raise OptionError(f"The option {f.name!r} must be true or false.")
+            raise OptionError(T("The option {name} must be true or false.", name=name))
         return value
     if kind is int:
         if isinstance(value, bool) or not isinstance(value, int):
-            raise OptionError(f"The option {f.name!r} must be a whole number.")
+            raise OptionError(T("The option {name} must be a whole number.", name=name))
         if meta.get("minimum") is not None and value < meta["minimum"]:
-            raise OptionError(f"The option {f.name!r} must be at least {meta['minimum']}.")
+            raise OptionError(T("The option {name} must be at least {minimum}.", name=name,
+                                minimum=meta["minimum"]))
         if meta.get("maximum") is not None and value > meta["maximum"]:
-            raise OptionError(f"The option {f.name!r} must be at most {meta['maximum']}.")
+            raise OptionError(T("The option {name} must be at most {maximum}.", name=name,
+                                maximum=meta["maximum"]))
         return value
     if kind is str:
         if not isinstance(value, str) or (meta.get("choices") and value not in meta["choices"]):
             names = ", ".join(meta.get("choices") or ())
-            raise OptionError(f"The option {f.name!r} must be one of: {names}.")
+            # Translators: {choices} are the option's values as typed (codes, not translated).
+            raise OptionError(T("The option {name} must be one of: {choices}.", name=name,
+                                choices=names))
         return value
-    raise OptionError(f"The option {f.name!r} cannot be set.")
+    raise OptionError(T("The option {name} cannot be set.", name=name))
 
 
 # ---------------------------------------------------------------- deals and records
@@ -212,11 +234,17 @@ class Game(ABC):
 
     def __init__(self, players: int, options: Options | None = None, first_dealer: int = 0):
         if not self.MIN_PLAYERS <= players <= self.MAX_PLAYERS:
-            allowed = (f"exactly {self.MIN_PLAYERS}" if self.MIN_PLAYERS == self.MAX_PLAYERS
-                       else f"{self.MIN_PLAYERS} to {self.MAX_PLAYERS}")
-            raise OptionError(f"{self.TITLE} is for {allowed} players, not {players}.")
+            if self.MIN_PLAYERS == self.MAX_PLAYERS:
+                raise OptionError(TN("{game} is for exactly {n} player, not {players}.",
+                                     "{game} is for exactly {n} players, not {players}.",
+                                     self.MAX_PLAYERS, game=self.TITLE, players=players))
+            raise OptionError(TN("{game} is for {minimum} to {n} player, not {players}.",
+                                 "{game} is for {minimum} to {n} players, not {players}.",
+                                 self.MAX_PLAYERS, game=self.TITLE, minimum=self.MIN_PLAYERS,
+                                 players=players))
         if not 0 <= first_dealer < players:
-            raise OptionError(f"The first dealer must be a seat from 0 to {players - 1}.")
+            raise OptionError(T("The first dealer must be a seat from 0 to {last}.",
+                                last=players - 1))
         self.players = players
         self.options = options if options is not None else self.OPTIONS()
         self.options.check_players(players)
@@ -238,9 +266,9 @@ class Game(ABC):
         """Start the next deal with these cards; refuse cards the rules do not prescribe.
         The events: ``DealStarted``."""
         if self.is_over:
-            raise RulesError("The game is over: no deal follows.")
+            raise RulesError(T("The game is over: no deal follows."))
         if not self.needs_deal:
-            raise RulesError("The current deal is not finished yet.")
+            raise RulesError(T("The current deal is not finished yet."))
         self._start_deal(deal)
         history = self.history
         if history is None:
@@ -293,11 +321,11 @@ class Game(ABC):
 
     def _refusal(self, seat: int, action: int) -> str:
         if self.is_over:
-            return "The game is over."
+            return T("The game is over.")
         if self.to_act is None:
-            return "Nobody is to act now."
+            return T("Nobody is to act now.")
         if seat != self.to_act:
-            return "It is not your turn."
+            return T("It is not your turn.")
         return self.why_illegal(action) or _cannot(action)
 
     @abstractmethod
@@ -307,13 +335,13 @@ class Game(ABC):
 
     def why_illegal(self, action: int) -> str | None:
         """None exactly when ``action`` is legal for the seat to act (it is in
-        ``legal_actions()``); otherwise one sentence on why, fit to show the player.
-        Games override it with the reasons of their rules; this fallback only knows
-        the legal actions."""
+        ``legal_actions()``); otherwise one sentence on why, fit to show the player (a
+        ``Text``). Games override it with the reasons of their rules; this fallback only
+        knows the legal actions."""
         if self.is_over:
-            return "The game is over."
+            return T("The game is over.")
         if self.to_act is None:
-            return "Nobody is to act now."
+            return T("Nobody is to act now.")
         if action in self.legal_actions():
             return None
         return _cannot(action)
@@ -326,7 +354,7 @@ class Game(ABC):
     def auto_step(self) -> list[Event]:
         """Play the pending forced step; its events (``ForcedStep`` first)."""
         if not self.has_auto_step:
-            raise RulesError("There is no forced step to play.")
+            raise RulesError(T("There is no forced step to play."))
         events: list[Event] = []
         self._auto_step(events)
         return events
@@ -334,12 +362,12 @@ class Game(ABC):
     def auto_step_quietly(self) -> None:
         """``auto_step`` without building events (AI search)."""
         if not self.has_auto_step:
-            raise RulesError("There is no forced step to play.")
+            raise RulesError(T("There is no forced step to play."))
         self._auto_step(None)
 
     def _auto_step(self, events: list[Event] | None) -> None:
         """Play the pending forced step (``has_auto_step`` is true), appending its events."""
-        raise RulesError("There is no forced step to play.")
+        raise RulesError(T("There is no forced step to play."))
 
     def advance(self, rng: random.Random,
                 choose: Callable[[Game, int], int] | None = None) -> list[Event]:
@@ -352,7 +380,7 @@ class Game(ABC):
             return self.auto_step()
         seat = self.to_act
         if seat is None:
-            raise RulesError("The game is over: there is nothing to play.")
+            raise RulesError(T("The game is over: there is nothing to play."))
         return self.apply(seat, choose(self, seat) if choose is not None
                           else rng.choice(self.legal_actions()))
 
@@ -432,7 +460,7 @@ class Game(ABC):
     def to_record(self) -> dict[str, Any]:
         """The game so far as a ``records.md`` record."""
         if self.history is None:
-            raise RulesError("This copy of the game keeps no history.")
+            raise RulesError(T("This copy of the game keeps no history."))
         return {
             "format": RECORD_FORMAT,
             "game": self.GAME_ID,

@@ -53,7 +53,18 @@ import random
 from dataclasses import dataclass
 from typing import Any, Self
 
-from engine.cards import CODE, JOKER, RANK, SUIT, SUIT_NAMES, codes, label, sorted_hand
+from engine.cards import (
+    A_SUIT_TEXTS,
+    CODE,
+    JOKER,
+    RANK,
+    SUIT,
+    SUIT_NAMES,
+    SUIT_TEXTS,
+    codes,
+    label,
+    sorted_hand,
+)
 from engine.core import (
     KEYWORDS,
     PASS,
@@ -68,6 +79,7 @@ from engine.core import (
     option,
 )
 from engine.events import Event, PointsScored, RoundWon
+from engine.text import T, Text
 
 HAND_SIZE = 26
 LIMIT = 21
@@ -85,15 +97,15 @@ _QUEEN, _KING = -1, -2
 BASE: tuple[int, ...] = tuple(
     {11: 0, 12: _QUEEN, 13: _KING, 14: 1}.get(RANK[c], RANK[c]) for c in range(52)
 )
-SUIT_SINGULAR = ("spade", "heart", "club", "diamond")
+SUIT_SINGULAR = ("spade", "heart", "club", "diamond")  # people read cards.A_SUIT_TEXTS
 # Why points were scored (``PointsScored.reason``).
 MADE_ELEVEN, HELD_ELEVEN, ROUND = "made eleven", "held eleven", "round"
 
 
 @dataclass(frozen=True)
 class JackoOptions(Options):
-    target: int = option(121, "Points that win the game.", minimum=1)
-    open_hands: bool = option(True, "Show each player the cards the opponent still holds.")
+    target: int = option(121, T("Points that win the game."), minimum=1)
+    open_hands: bool = option(True, T("Show each player the cards the opponent still holds."))
 
 
 class Jacko(Game):
@@ -337,50 +349,52 @@ class Jacko(Game):
     def why_illegal(self, action: int) -> str | None:
         # The rules of legal_actions(), said as reasons (a property test keeps them equal).
         if self._over:
-            return "The game is over."
+            return T("The game is over.")
         if not self._in_deal or self._turn is None:
-            return "No deal is being played now."
+            return T("No deal is being played now.")
         alone = self._passed is not None
         if action == PASS:
             if alone:
-                return "Your opponent passed: you cannot pass, " + self._alone_hint()
+                if self._sum > FORCED_UNTIL:
+                    return T("Your opponent passed: you cannot pass, lay one more card or stop.")
+                return T("Your opponent passed: you cannot pass, you must lay cards until the "
+                         "sum is above 15.")
             if self._has_legal(self._turn):
-                return "You may not pass while you can lay a card."
+                return T("You may not pass while you can lay a card.")
             return None
         if action == STOP:
             if not alone:
-                return "You can stop only after your opponent has passed."
+                return T("You can stop only after your opponent has passed.")
             if self._sum > FORCED_UNTIL:
                 return None
-            return "You cannot stop yet: " + self._alone_hint()
+            return T("You cannot stop yet: you must lay cards until the sum is above 15.")
         if action in KEYWORDS:
-            return f"{action_label(action)} is not an action in {self.TITLE}."
+            return T("{action} is not an action in {game}.", action=action_label(action),
+                     game=self.TITLE)
         if not is_action(action):
-            return "That is not an action."
+            return T("That is not an action.")
         if action == JOKER:
-            return f"{self.TITLE} is played without jokers."
+            return T("{game} is played without jokers.", game=self.TITLE)
         return self._why_card_illegal(action)
 
-    def _alone_hint(self) -> str:
-        if self._sum > FORCED_UNTIL:
-            return "lay one more card or stop."
-        return "you must lay cards until the sum is above 15."
-
-    def _why_card_illegal(self, c: int) -> str | None:
+    def _why_card_illegal(self, c: int) -> Text | None:
         assert self._turn is not None
         hand = self._hands[self._turn]
         if c not in hand:
-            return f"You do not hold the {label(c)}."
+            return T("You do not hold the {card}.", card=label(c))
         suit = SUIT[hand[0]]
         if SUIT[c] != suit:
-            return (f"You must play your {SUIT_NAMES[suit]} first: "
-                    f"play a {SUIT_SINGULAR[suit]}.")
+            # Translators: {suit} is a suit's name (spades...), {a_suit} one card of it
+            # (a spade...).
+            return T("You must play your {suit} first: play {a_suit}.", suit=SUIT_TEXTS[suit],
+                     a_suit=A_SUIT_TEXTS[suit])
         total = self._sum + self._adds(c)
         if total <= LIMIT:
             return None
         if BASE[c] == _KING:
-            return f"A king doubles the sum, so it needs a sum of 10 or less, not {self._sum}."
-        return f"The {label(c)} would make the sum {total}, over 21."
+            return T("A king doubles the sum, so it needs a sum of 10 or less, not {sum}.",
+                     sum=self._sum)
+        return T("The {card} would make the sum {sum}, over 21.", card=label(c), sum=total)
 
     # -- results ------------------------------------------------------------
 
@@ -436,7 +450,8 @@ class Jacko(Game):
 
     def seat_view(self, seat: int) -> dict[str, Any]:
         if seat not in (0, 1):
-            raise RulesError(f"There is no seat {seat} in Jacko.")
+            raise RulesError(T("There is no seat {seat} in {game}.", seat=seat,
+                               game=self.TITLE))
         view = self.public_view()
         hand = self._hands[seat]
         view["seat"] = seat
@@ -471,21 +486,24 @@ def round_points(total: int, zeros_at_21: int) -> int:
 def _check_deal(deal: Deal) -> None:
     """Refuse any deal but the 52 cards split 26 and 26, with no stock."""
     if len(deal.hands) != 2:
-        raise RulesError(f"A Jacko deal has two hands, not {len(deal.hands)}.")
+        raise RulesError(T("A Jacko deal has two hands, not {hands}.", hands=len(deal.hands)))
     if deal.stock:
-        raise RulesError("Jacko has no stock: all 52 cards are dealt to the two hands.")
+        raise RulesError(T("Jacko has no stock: all 52 cards are dealt to the two hands."))
     if deal.first is not None:
-        raise RulesError("A Jacko deal names no first seat: the player with more spades leads.")
+        raise RulesError(T("A Jacko deal names no first seat: the player with more spades "
+                           "leads."))
     seen: set[int] = set()
     for hand in deal.hands:
         for c in hand:
             if c == JOKER:
-                raise RulesError("Jacko is played without jokers.")
+                raise RulesError(T("{game} is played without jokers.", game=Jacko.TITLE))
             if not isinstance(c, int) or isinstance(c, bool) or not 0 <= c < 52:
-                raise RulesError(f"{c!r} is not a card.")
+                raise RulesError(T("{card} is not a card.", card=repr(c)))
             if c in seen:
-                raise RulesError(f"The card {CODE[c]} is dealt twice.")
+                # Translators: {card} is a card's code (TH for the ten of hearts).
+                raise RulesError(T("The card {card} is dealt twice.", card=CODE[c]))
             seen.add(c)
     sizes = [len(hand) for hand in deal.hands]
     if sizes != [HAND_SIZE, HAND_SIZE]:
-        raise RulesError(f"Each hand must hold 26 cards, not {sizes[0]} and {sizes[1]}.")
+        raise RulesError(T("Each hand must hold 26 cards, not {first} and {second}.",
+                           first=sizes[0], second=sizes[1]))

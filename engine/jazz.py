@@ -5,7 +5,8 @@ fast; legal actions are computed once per position and cached until the next
 action.
 
 Public view keys (``public_view``):
-  game, players, deal (0..5), deal_name, deal_kind ("tricks" or "sevens"),
+  game, players, deal (0..5), deal_name (a ``Text``, ``DEAL_NAMES``), deal_kind
+  ("tricks" or "sevens"),
   dealer, forehand, to_act, hand_sizes, trick ([{"seat", "card"}] in play
   order), led_suit ("S"/"H"/"C"/"D" or null), last_trick ({"cards": [{"seat",
   "card"}], "winner"} or null), tricks_taken (this deal, per seat),
@@ -44,17 +45,25 @@ from engine.core import (
     option,
 )
 from engine.events import Event, RowChanged, TrickTaken
+from engine.text import TN, T, Text
 
 DEALS = 6
 SEVENS_DEAL = 5  # 0-based index of the Sevens deal
-DEAL_NAMES = (
-    "Tricks: −1 a trick",
-    "Clubs: −1 a club",
-    "Queens: −5 a queen",
-    "King of clubs: −15",
-    "Last trick: −20",
-    "Sevens",
+DEAL_NAMES: tuple[Text, ...] = (
+    # Translators: Jazz's first deal: each trick taken costs 1 point.
+    T("Tricks: −1 a trick"),
+    # Translators: Jazz's second deal: each club taken costs 1 point.
+    T("Clubs: −1 a club"),
+    # Translators: Jazz's third deal: each queen taken costs 5 points.
+    T("Queens: −5 a queen"),
+    # Translators: Jazz's fourth deal: taking the king of clubs costs 15 points.
+    T("King of clubs: −15"),
+    # Translators: Jazz's fifth deal: taking the last trick costs 20 points.
+    T("Last trick: −20"),
+    # Translators: Jazz's last deal, Sevens (Fan Tan): rows built out from the sevens.
+    T("Sevens"),
 )
+"""Each deal's name for people, by deal (a seat view's ``deal_name``): ``Text``s."""
 
 _TWO = {suit: cards.card(2, suit) for suit in cards.SUITS}
 REMOVED_TWOS: dict[int, tuple[int, ...]] = {
@@ -87,16 +96,16 @@ _ROW_CARD = tuple(tuple(cards.card(cards.ACE if pos == 1 else max(pos, 2), suit)
 
 @dataclass(frozen=True)
 class JazzOptions(Options):
-    sevens_bonus: int = option(10, "Points for the first empty hand in the Sevens deal (80 in "
-                                   "the Swedish variant).")
-    norwegian: bool = option(False, "Norwegian Jazz: 3-5 players; in Sevens the king tops a "
-                                    "row and the ace ends it below.")
-    play_out: bool = option(False, "Play deals 2-4 to the last trick even when no penalty is "
-                                   "left.")
+    sevens_bonus: int = option(10, T("Points for the first empty hand in the Sevens deal (80 "
+                                     "in the Swedish variant)."))
+    norwegian: bool = option(False, T("Norwegian Jazz: 3-5 players; in Sevens the king tops a "
+                                      "row and the ace ends it below."))
+    play_out: bool = option(False, T("Play deals 2-4 to the last trick even when no penalty "
+                                     "is left."))
 
     def check_players(self, players: int) -> None:
         if self.norwegian and players > 5:
-            raise OptionError("Norwegian Jazz is for 3 to 5 players.")
+            raise OptionError(T("Norwegian Jazz is for 3 to 5 players."))
 
 
 _TRICK_DECKS = {
@@ -187,9 +196,9 @@ class Jazz(Game):
         n = self.players
         forehand = (self.dealer_of(index) + 1) % n
         if deal.stock:
-            raise RulesError("Jazz deals every card: there is no stock.")
+            raise RulesError(T("Jazz deals every card: there is no stock."))
         if deal.first is not None:
-            raise RulesError("Jazz has no lot for the first player: 'first' must be empty.")
+            raise RulesError(T("Jazz has no lot for the first player: 'first' must be empty."))
         dealt = [c for hand in deal.hands for c in hand]
         if index == SEVENS_DEAL:
             deck, sizes = list(cards.DECK), sevens_hand_sizes(n, forehand)
@@ -197,16 +206,30 @@ class Jazz(Game):
             deck = trick_deck(n)
             sizes = [len(deck) // n] * n
         if sorted(dealt) != deck:
-            what = "all 52 cards" if index == SEVENS_DEAL else (
-                "the 52 cards without " + (", ".join(cards.label(c) for c in REMOVED_TWOS[n])
-                                           or "nothing"))
-            raise RulesError(f"Deal {index + 1} with {n} players must use {what}, once each.")
+            if index == SEVENS_DEAL:
+                raise RulesError(TN("Deal {deal} with {n} player must use all 52 cards, once "
+                                    "each.",
+                                    "Deal {deal} with {n} players must use all 52 cards, once "
+                                    "each.", n, deal=index + 1))
+            if not REMOVED_TWOS[n]:
+                raise RulesError(TN("Deal {deal} with {n} player must use the 52 cards without "
+                                    "nothing, once each.",
+                                    "Deal {deal} with {n} players must use the 52 cards without "
+                                    "nothing, once each.", n, deal=index + 1))
+            # The removed twos are a list of cards such as 2♦, 2♥ (numbers and suit symbols).
+            removed = ", ".join(cards.label(c) for c in REMOVED_TWOS[n])
+            # Translators: {cards} is a list of twos taken out of the deck, such as 2♦, 2♥.
+            raise RulesError(TN("Deal {deal} with {n} player must use the 52 cards without "
+                                "{cards}, once each.",
+                                "Deal {deal} with {n} players must use the 52 cards without "
+                                "{cards}, once each.", n, deal=index + 1, cards=removed))
         for seat, hand in enumerate(deal.hands):
             if len(hand) != sizes[seat]:
-                raise RulesError(
-                    f"Seat {seat} must be dealt {sizes[seat]} cards in deal {index + 1}, "
-                    f"not {len(hand)}."
-                )
+                raise RulesError(TN("Seat {seat} must be dealt {n} card in deal {deal}, not "
+                                    "{dealt}.",
+                                    "Seat {seat} must be dealt {n} cards in deal {deal}, not "
+                                    "{dealt}.", sizes[seat], seat=seat, deal=index + 1,
+                                    dealt=len(hand)))
         self._deal = index
         self._in_deal = True
         self._hands = [list(hand) for hand in deal.hands]
@@ -264,35 +287,39 @@ class Jazz(Game):
     def why_illegal(self, action: int) -> str | None:
         # The rules of legal_actions(), said as reasons (a property test keeps them equal).
         if self._over:
-            return "The game is over."
+            return T("The game is over.")
         if not self._in_deal:
-            return "No deal is being played."
+            return T("No deal is being played.")
         if not is_action(action):
-            return "That is not an action."
+            return T("That is not an action.")
         hand = self._hands[self._to_act]
         sevens = self._deal == SEVENS_DEAL
         if action == PASS:
             if sevens and not self._sevens_legal(hand):
                 return None
-            return "You may only pass in Sevens, when you have no card you can play."
+            return T("You may only pass in Sevens, when you have no card you can play.")
         if action in KEYWORDS:
-            return f"{action_label(action)} is not an action in {self.TITLE}."
+            return T("{action} is not an action in {game}.", action=action_label(action),
+                     game=self.TITLE)
         if action not in hand:
-            return f"{action_label(action)} is not in your hand."
+            return T("{card} is not in your hand.", card=action_label(action))
         if sevens:
             s, p = SUIT[action], self._row_pos[action]
             low, high = self._low[s], self._high[s]
             if low == 0:
                 if p == 7:
                     return None
-                return f"The {cards.SUIT_NAMES[s]} row has not been started: it needs its seven."
+                # Translators: {suit} is a suit's name (spades, hearts...).
+                return T("The {suit} row has not been started: it needs its seven.",
+                         suit=cards.SUIT_TEXTS[s])
             if p == high + 1 or p == low - 1:
                 return None
-            return "In Sevens a card must go next to the top or the bottom of its suit's row."
+            return T("In Sevens a card must go next to the top or the bottom of its suit's row.")
         if self._trick:
             led = SUIT[self._trick[0]]
             if SUIT[action] != led and any(SUIT[c] == led for c in hand):
-                return f"You must follow suit: play {_a_suit(led)}."
+                # Translators: {a_suit} is one card of a suit: a spade, a heart...
+                return T("You must follow suit: play {a_suit}.", a_suit=cards.A_SUIT_TEXTS[led])
         return None
 
     def _apply(self, action: int, events: list[Event] | None) -> None:
@@ -467,7 +494,3 @@ class Jazz(Game):
         other._passes = list(self._passes)
         other._legal = None
         return other
-
-
-def _a_suit(suit: int) -> str:
-    return {SPADES: "a spade", HEARTS: "a heart", CLUBS: "a club", DIAMONDS: "a diamond"}[suit]

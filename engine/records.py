@@ -14,10 +14,13 @@ from typing import Any, TypeVar, overload
 from engine import cards
 from engine.core import RECORD_FORMAT, Deal, Game, RulesError, action_code, parse_action
 from engine.registry import game_class
+from engine.text import TN, T, Text
 
 
 class ReplayError(Exception):
-    """A record refused at ``deal`` / ``step`` (None where the problem is not inside one)."""
+    """A record refused at ``deal`` / ``step`` (None where the problem is not inside one).
+    ``reason`` is a ``Text``: English as it is (``to_dict``), or said in another
+    language by a front end (``python -m engine replay --lang``)."""
 
     def __init__(self, deal: int | None, step: int | None, reason: str):
         super().__init__(reason)
@@ -39,7 +42,9 @@ def replay(source: str | dict[str, Any], summary: bool = False) -> dict[str, Any
         try:
             source = json.loads(source)
         except json.JSONDecodeError as error:
-            raise ReplayError(None, None, f"The file is not valid JSON: {error.msg}.") from None
+            # Translators: {problem} is the JSON parser's own English words.
+            raise ReplayError(None, None, T("The file is not valid JSON: {problem}.",
+                                            problem=error.msg)) from None
     deals_out: list[dict[str, Any]] = []
 
     def on_step(deal: int, seat: int, legal: list[int], action: int) -> None:
@@ -80,10 +85,15 @@ def restore(data: dict[str, Any], expected: type[Game] | None = None) -> Game:
     try:
         game = _run(data, None, settle=False)
     except ReplayError as error:
-        where = "" if error.deal is None else f" (deal {error.deal}, step {error.step})"
-        raise RulesError(f"The saved game cannot be restored{where}: {error.reason}") from None
+        if error.deal is None:
+            raise RulesError(T("The saved game cannot be restored: {reason}",
+                               reason=error.reason)) from None
+        raise RulesError(T("The saved game cannot be restored (deal {deal}, step {step}): "
+                           "{reason}", deal=error.deal, step=error.step,
+                           reason=error.reason)) from None
     if expected is not None and not isinstance(game, expected):
-        raise RulesError(f"That data holds a game of {game.TITLE}, not {expected.TITLE}.")
+        raise RulesError(T("That data holds a game of {game}, not {expected}.",
+                           game=game.TITLE, expected=expected.TITLE))
     return game
 
 
@@ -94,28 +104,32 @@ def _run(record: Any, on_step: StepHook | None, settle: bool = True) -> Game:
     for d, raw_deal in enumerate(record["deals"]):
         _settle(game)
         if game.is_over:
-            raise ReplayError(d, None, "The game was already over before this deal.")
+            raise ReplayError(d, None, T("The game was already over before this deal."))
         if not game.needs_deal:
-            raise ReplayError(d, None, "The previous deal is not finished.")
+            raise ReplayError(d, None, T("The previous deal is not finished."))
         deal, actions = _parse_deal(d, raw_deal, game.players)
         try:
             game.start_deal(deal)
         except RulesError as error:
-            raise ReplayError(d, None, str(error)) from None
+            raise ReplayError(d, None, _reason(error)) from None
         for s, raw_action in enumerate(actions):
             seat, action = _parse_action(d, s, raw_action, game.players)
             _settle(game)
             if game.is_over:
-                raise ReplayError(d, s, "The game is already over.")
+                raise ReplayError(d, s, T("The game is already over."))
             to_act = game.to_act
             if to_act is None:
-                raise ReplayError(d, s, "The deal is already over.")
+                raise ReplayError(d, s, T("The deal is already over."))
             if seat != to_act:
-                raise ReplayError(d, s, f"Seat {seat} acted, but it is seat {to_act}'s turn.")
+                raise ReplayError(d, s, T("Seat {seat} acted, but it is seat {to_act}'s turn.",
+                                          seat=seat, to_act=to_act))
             legal = game.legal_actions()
             if action not in legal:
-                raise ReplayError(d, s, f"{action_code(action)} is not legal here: "
-                                        f"{game.why_illegal(action)}")
+                # Translators: {action} is an action's code in a record (TH, pass); {reason}
+                # the rules' reason, a whole sentence.
+                raise ReplayError(d, s, T("{action} is not legal here: {reason}",
+                                          action=action_code(action),
+                                          reason=game.why_illegal(action)))
             game.apply_quietly(seat, action)
             if on_step is not None:
                 on_step(d, seat, legal, action)
@@ -131,46 +145,54 @@ def _settle(game: Game) -> None:
 
 
 def _new_game(record: Any) -> Game:
+    # The record's keys ('players', 'deals'...) are words of the file format: translators
+    # keep them as they are.
     if not isinstance(record, dict):
-        raise ReplayError(None, None, "A record must be a JSON object.")
+        raise ReplayError(None, None, T("A record must be a JSON object."))
     if record.get("format") != RECORD_FORMAT:
-        raise ReplayError(None, None, f"The format must be {RECORD_FORMAT!r}.")
+        raise ReplayError(None, None, T("The format must be {format}.",
+                                        format=repr(RECORD_FORMAT)))
     for key in ("game", "players", "options", "first_dealer", "deals"):
         if key not in record:
-            raise ReplayError(None, None, f"The record has no {key!r}.")
+            raise ReplayError(None, None, T("The record has no {key}.", key=repr(key)))
     try:
         cls = game_class(record["game"])
     except (KeyError, TypeError, ImportError, AttributeError):
-        raise ReplayError(None, None, f"Unknown game {record['game']!r}.") from None
+        raise ReplayError(None, None, T("Unknown game {game}.",
+                                        game=repr(record["game"]))) from None
     players, first_dealer = record["players"], record["first_dealer"]
     if not _is_int(players) or not _is_int(first_dealer):
-        raise ReplayError(None, None, "'players' and 'first_dealer' must be whole numbers.")
+        raise ReplayError(None, None,
+                          T("'players' and 'first_dealer' must be whole numbers."))
     if not isinstance(record["options"], dict):
-        raise ReplayError(None, None, "'options' must be an object.")
+        raise ReplayError(None, None, T("'options' must be an object."))
     if not isinstance(record["deals"], list):
-        raise ReplayError(None, None, "'deals' must be a list.")
+        raise ReplayError(None, None, T("'deals' must be a list."))
     try:
         options = cls.OPTIONS.from_dict(record["options"], players)
         return cls(players, options, first_dealer)
     except RulesError as error:
-        raise ReplayError(None, None, str(error)) from None
+        raise ReplayError(None, None, _reason(error)) from None
 
 
 def _parse_deal(d: int, raw: Any, players: int) -> tuple[Deal, list[Any]]:
     if not isinstance(raw, dict) or "hands" not in raw or "actions" not in raw:
-        raise ReplayError(d, None, "A deal needs 'hands' and 'actions'.")
+        raise ReplayError(d, None, T("A deal needs 'hands' and 'actions'."))
     hands, stock, first = raw["hands"], raw.get("stock") or [], raw.get("first")
     if not isinstance(hands, list) or len(hands) != players or not all(
         isinstance(hand, list) for hand in hands
     ):
-        raise ReplayError(d, None, f"'hands' must hold one list of cards for each of the "
-                                   f"{players} seats.")
+        raise ReplayError(d, None, TN("'hands' must hold one list of cards for each of the "
+                                      "{n} seat.",
+                                      "'hands' must hold one list of cards for each of the "
+                                      "{n} seats.", players))
     if not isinstance(stock, list):
-        raise ReplayError(d, None, "'stock' must be a list of cards.")
+        raise ReplayError(d, None, T("'stock' must be a list of cards."))
     if first is not None and not (_is_int(first) and 0 <= first < players):
-        raise ReplayError(d, None, f"'first' must be a seat from 0 to {players - 1}.")
+        raise ReplayError(d, None, T("'first' must be a seat from 0 to {last}.",
+                                     last=players - 1))
     if not isinstance(raw["actions"], list):
-        raise ReplayError(d, None, "'actions' must be a list.")
+        raise ReplayError(d, None, T("'actions' must be a list."))
     try:
         deal = Deal(
             hands=[[cards.parse_card(_text(c)) for c in hand] for hand in hands],
@@ -178,26 +200,34 @@ def _parse_deal(d: int, raw: Any, players: int) -> tuple[Deal, list[Any]]:
             first=first,
         )
     except cards.CardError as error:
-        raise ReplayError(d, None, str(error)) from None
+        raise ReplayError(d, None, _reason(error)) from None
     return deal, raw["actions"]
 
 
 def _parse_action(d: int, s: int, raw: Any, players: int) -> tuple[int, int]:
     if not (isinstance(raw, list) and len(raw) == 2 and _is_int(raw[0])
             and isinstance(raw[1], str)):
-        raise ReplayError(d, s, "An action must be [seat, action code].")
+        raise ReplayError(d, s, T("An action must be [seat, action code]."))
     seat = raw[0]
     if not 0 <= seat < players:
-        raise ReplayError(d, s, f"There is no seat {seat}.")
+        raise ReplayError(d, s, T("There is no seat {seat}.", seat=seat))
     try:
         return seat, parse_action(raw[1])
     except RulesError as error:
-        raise ReplayError(d, s, str(error)) from None
+        raise ReplayError(d, s, _reason(error)) from None
+
+
+def _reason(error: Exception) -> str:
+    """The reason an engine error was raised with: its ``Text`` (still translatable),
+    else its English."""
+    if error.args and isinstance(error.args[0], Text):
+        return error.args[0]
+    return str(error)
 
 
 def _text(value: Any) -> str:
     if not isinstance(value, str):
-        raise cards.CardError(f"{value!r} is not a card code.")
+        raise cards.CardError(T("{code} is not a card code.", code=repr(value)))
     return value
 
 

@@ -54,7 +54,7 @@ class Text(str):
         """A ``Text`` from ``to_data``'s output; a plain string (an old snapshot) is kept
         as it is, untranslated."""
         if isinstance(data, str):
-            return cls(data.replace("{", "{{").replace("}", "}}"))
+            return cls("{line}", line=data)  # "{line}" has no translation: said as it is
         params = {k: _param_value(v) for k, v in data.get("params", {}).items()}
         return cls(data["id"], plural=data.get("plural"), n=data.get("n"),
                    context=data.get("context"), **params)
@@ -74,16 +74,16 @@ def _rebuild(data: dict[str, Any]) -> Text:
     return Text.from_data(data)
 
 
-def T(msgid: str, /, **params: Any) -> Text:  # noqa: N802 (the catalogue tools' keyword)
+def T(msgid: str, /, **params: Any) -> Text:
     """A sentence for people, with ``{name}`` placeholders filled from ``params``."""
     return Text(msgid, **params)
 
 
-def TN(singular: str, plural: str, n: int, /, **params: Any) -> Text:  # noqa: N802
+def TN(singular: str, plural: str, n: int, /, **params: Any) -> Text:
     """A sentence whose form depends on the number ``n`` (``{n}`` in the text)."""
     return Text(singular, plural=plural, n=n, **params)
 
 
-def TC(context: str, msgid: str, /, **params: Any) -> Text:  # noqa: N802
+def TC(context: str, msgid: str, /, **params: Any) -> Text:
     """A word whose translation depends on what it is (``TC("rank", "J")``)."""
     return Text(msgid, context=context, **params)

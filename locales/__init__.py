@@ -2,7 +2,7 @@
 
 English is written in the code; Swedish, Danish and Russian live in
 ``locales/<lang>/LC_MESSAGES/cardtable.po``, read once per process when a
-language is first spoken (``python -m locales`` extracts the strings from the
+language is first spoken (``python -m bot.catalogues`` extracts the strings from the
 code, updates the catalogues and checks they compile; see the README).
 
 The language being spoken is a context variable, so each asyncio task (one

@@ -8,26 +8,30 @@ from __future__ import annotations
 
 from typing import Any
 
+from locales import _
 from terminal.render import Renderer, hand_line, label
 
 
 class JazzRenderer(Renderer):
     def deal_header(self, view: dict[str, Any]) -> str:
-        return (f"=== Deal {view['deal'] + 1} of 6: {view['deal_name']} — "
-                f"{self.name(view['forehand'])} to start ===")
+        # Translators: {name} is the deal's name (Clubs: −1 a club), {player} who plays first.
+        header = _("Deal {deal} of 6: {name} — {player} to start", deal=view["deal"] + 1,
+                   name=view["deal_name"], player=self.name(view["forehand"]))
+        return f"=== {header} ==="
 
     def table(self, view: dict[str, Any]) -> list[str]:
-        lines = [f"Deal {view['deal'] + 1} of 6: {view['deal_name']}. "
-                 f"Scores: {self.scores(view['totals'])}"]
+        lines = [_("Deal {deal} of 6: {name}. Scores: {scores}", deal=view["deal"] + 1,
+                   name=view["deal_name"], scores=self.scores(view["totals"]))]
         if view["deal_kind"] == "sevens":
             rows = view["rows"]
             shown = [f"{label(lo)}–{label(hi)}" for lo, hi in rows.values()]
-            lines.append("Rows: " + ("  ".join(shown) if shown else "none yet (a seven opens)"))
+            lines.append(_("Rows: {rows}", rows="  ".join(shown)) if shown
+                         else _("Rows: none yet (a seven opens)"))
         else:
             trick = ", ".join(f"{self.name(t['seat'])} {label(t['card'])}"
                               for t in view["trick"])
-            lines.append("Trick: " + (trick or "you lead"))
-        lines.append(f"Your hand: {hand_line(view['hand'])}")
+            lines.append(_("Trick: {cards}", cards=trick) if trick else _("Trick: you lead"))
+        lines.append(_("Your hand: {hand}", hand=hand_line(view["hand"])))
         return lines
 
 

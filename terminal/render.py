@@ -5,6 +5,9 @@ happened in a step from the step's events (``engine.events``): the view after th
 step only fills in the picture (the totals now, the seat's cards now). A game that
 wants more has ``terminal/<game id>.py`` with a ``Renderer`` subclass named
 ``RENDERER``; ``renderer_for`` finds it by the game id and falls back to this one.
+
+Every line is said in the current language (``locales``): a whole line is one
+catalogue id, with the engine's ``Text``s (cards, the rules' reasons) as parameters.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ import importlib
 from typing import Any
 
 from engine import cards
-from engine.core import action_code, action_label
+from engine.core import PASS, STAND, STOP, TAKE, action_label
 from engine.events import (
     DealEnded,
     DealStarted,
@@ -23,35 +26,49 @@ from engine.events import (
     PointsScored,
     TrickTaken,
 )
+from locales import _, _c, say
 
 HUMAN = 0  # the seat of the person at the terminal
 
 
 def hand_line(codes: list[str]) -> str:
     """A hand grouped by suit: ``♠ 2 9 K   ♥ 10 A``."""
-    groups: dict[str, list[str]] = {}
+    groups: dict[str | None, list[str]] = {}  # None: the jokers
     for code in codes:
         c = cards.parse_card(code)
         if c == cards.JOKER:
-            groups.setdefault("Joker", []).append("Joker")
+            groups.setdefault(None, []).append(say(cards.label(c)))
         else:
             groups.setdefault(cards.SUIT_SYMBOLS[cards.SUIT[c]], []).append(
-                cards.RANK_NAMES[cards.RANK[c]])
-    return "   ".join(suit + " " + " ".join(ranks) if suit != "Joker" else " ".join(ranks)
-                       for suit, ranks in groups.items()) or "(empty)"
+                say(cards.RANK_TEXTS[cards.RANK[c]]))
+    return "   ".join(suit + " " + " ".join(ranks) if suit is not None else " ".join(ranks)
+                       for suit, ranks in groups.items()) or _("(empty)")
 
 
 def label(code: str) -> str:
     """A card code for people: ``TH`` → ``10♥``."""
-    return cards.label(cards.parse_card(code))
+    return say(cards.label(cards.parse_card(code)))
 
 
 def sign(x: int) -> str:
     return f"+{x}" if x > 0 else str(x).replace("-", "−")
 
 
-_VERBS = {"pass": ("pass", "passes"), "stop": ("stop", "stops"),
-          "take": ("take the open card", "takes the open card"), "stand": ("stand", "stands")}
+def status_word(status: str) -> str:
+    """An AttackJack seat's status or forced turn's outcome (a code) in words."""
+    words = {
+        # Translators: an AttackJack seat whose turn has not come yet.
+        "waiting": _c("AttackJack seat", "waiting"),
+        # Translators: an AttackJack seat that kept its two cards (21 or a joker).
+        "kept": _c("AttackJack seat", "kept"),
+        # Translators: an AttackJack seat that took the open card and is still in.
+        "took": _c("AttackJack seat", "took"),
+        # Translators: an AttackJack seat that chose to take no card.
+        "stood": _c("AttackJack seat", "stood"),
+        # Translators: an AttackJack seat that went over 21.
+        "out": _c("AttackJack seat", "out"),
+    }
+    return words.get(status, status)
 
 
 class Renderer:
@@ -62,12 +79,15 @@ class Renderer:
 
     # -- words ------------------------------------------------------------------
 
-    def name(self, seat: int) -> str:
-        return "You" if seat == HUMAN else f"AI {seat}"
+    # A sentence whose subject is a seat has two ids, one for you and one for an AI
+    # seat ("You take the trick." / "AI 2 takes the trick."): the verb agrees with it.
 
-    def verb(self, seat: int, verb: str) -> str:
-        """``verb`` as said of ``seat``: "You take", "AI 2 takes"."""
-        return verb if seat == HUMAN else verb + "s"
+    def name(self, seat: int) -> str:
+        if seat == HUMAN:
+            # Translators: you, the person at the terminal, in a list of players or scores.
+            return _("You")
+        # Translators: an AI player, by its seat: "AI 2".
+        return _("AI {seat}", seat=seat)
 
     def scores(self, points: list[int] | tuple[int, ...]) -> str:
         return " · ".join(f"{self.name(s)} {sign(t)}" for s, t in enumerate(points))
@@ -75,11 +95,13 @@ class Renderer:
     # -- the table --------------------------------------------------------------
 
     def deal_header(self, view: dict[str, Any]) -> str:
-        return f"=== Deal {view['deal'] + 1} ==="
+        deal = _("Deal {deal}", deal=view["deal"] + 1)
+        return f"=== {deal} ==="
 
     def table(self, view: dict[str, Any]) -> list[str]:
         """What is shown before the person's move."""
-        return [f"Scores: {self.scores(view['totals'])}", f"Your hand: {hand_line(view['hand'])}"]
+        return [_("Scores: {scores}", scores=self.scores(view["totals"])),
+                _("Your hand: {hand}", hand=hand_line(view["hand"]))]
 
     # -- what happened ----------------------------------------------------------
 
@@ -99,24 +121,43 @@ class Renderer:
             case Played(seat, action):
                 return [self.action_line(seat, action)]
             case TrickTaken(seat):
-                return [f"  {self.name(seat)} {self.verb(seat, 'take')} the trick."]
+                return ["  " + (_("You take the trick.") if seat == HUMAN
+                                else _("{name} takes the trick.", name=self.name(seat)))]
             case ForcedStep(seat, outcome):
-                return [f"  {self.name(seat)}: {outcome}."]
+                # Translators: a turn AttackJack played for a seat: "AI 2: kept."
+                return ["  " + _("{name}: {outcome}.", name=self.name(seat),
+                                 outcome=status_word(outcome))]
             case PointsScored(seat, points):
-                return [f"  {self.name(seat)} {self.verb(seat, 'score')} {sign(points)}."]
+                return ["  " + (_("You score {points}.", points=sign(points)) if seat == HUMAN
+                                else _("{name} scores {points}.", name=self.name(seat),
+                                       points=sign(points)))]
             case DealEnded(deal, points):
-                return [f"Deal {deal + 1} over: {self.scores(points)}. "
-                        f"Totals: {self.scores(view['totals'])}"]
+                return [_("Deal {deal} over: {points}. Totals: {totals}", deal=deal + 1,
+                          points=self.scores(points), totals=self.scores(view["totals"]))]
         return []
 
     def action_line(self, seat: int, action: int) -> str:
-        code = action_code(action)
-        you = seat == HUMAN
-        if code in _VERBS:
-            verb = _VERBS[code][0 if you else 1]
-        else:
-            verb = f"{'play' if you else 'plays'} {action_label(action)}"
-        return f"{self.name(seat)} {verb}."
+        """What ``seat`` did: "You pass.", "AI 2 plays 10♥."."""
+        if seat == HUMAN:
+            if action == PASS:
+                return _("You pass.")
+            if action == STOP:
+                return _("You stop.")
+            if action == TAKE:
+                return _("You take the open card.")
+            if action == STAND:
+                return _("You stand.")
+            return _("You play {card}.", card=action_label(action))
+        name = self.name(seat)
+        if action == PASS:
+            return _("{name} passes.", name=name)
+        if action == STOP:
+            return _("{name} stops.", name=name)
+        if action == TAKE:
+            return _("{name} takes the open card.", name=name)
+        if action == STAND:
+            return _("{name} stands.", name=name)
+        return _("{name} plays {card}.", name=name, card=action_label(action))
 
 
 def renderer_for(game_id: str) -> type[Renderer]:

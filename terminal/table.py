@@ -9,7 +9,9 @@ runs to its final scores. Bad input is answered and asked again; end of input
 ends the program cleanly.
 
 Input and output are two functions (``read(prompt) -> line``, raising
-``EOFError`` at the end, and ``write(text)``), so tests drive a whole game.
+``EOFError`` at the end, and ``write(text)``), so tests drive a whole game. What
+is written is in the current language (``locales.speaking``; ``python -m terminal
+--lang``); the codes typed in (``7H``, ``pass``, ``quit``) are the same in all.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from engine import cards, registry
 from engine.ai import LEVELS, AIPlayer
 from engine.core import Game, RulesError, action_code, action_label, parse_action
 from engine.events import Event
+from locales import _, _c, _n, say
 from terminal.render import HUMAN, renderer_for
 
 Read = Callable[[str], str]
@@ -53,10 +56,11 @@ class TerminalTable:
         try:
             self._loop()
         except EOFError:
-            self.write("\nEnd of input: leaving the table, the game unfinished. Goodbye.")
+            self.write("\n" + _("End of input: leaving the table, the game unfinished. "
+                                "Goodbye."))
             return 0
         except Quit:
-            self.write("You leave the table, the game unfinished. Goodbye.")
+            self.write(_("You leave the table, the game unfinished. Goodbye."))
             return 0
         self._final()
         return 0
@@ -90,19 +94,23 @@ class TerminalTable:
         for line in self.show.table(view):
             self.write(line)
         if len(legal) == 1:  # a forced move (one card to follow with, a forced pass)
-            self.write(f"Your only legal action: {action_label(legal[0])}.")
+            self.write(_("Your only legal action: {action}.", action=action_label(legal[0])))
             return legal[0]
         self._list(legal)
         while True:
-            answer = self.read(f"Your move (1-{len(legal)} or a code): ").strip()
+            # Translators: the question before your move; {last} is the number of the last
+            # action listed. The space after it is kept outside.
+            answer = self.read(_("Your move (1-{last} or a code):", last=len(legal)) + " ")
+            answer = answer.strip()
             if not answer:
                 self._list(legal)
                 continue
             if answer.lower() in QUIT_WORDS:
                 raise Quit
             if answer in ("?", "help"):
-                self.write("Type the number of an action or its code (7H, 10h, pass); "
-                           "'quit' leaves the table.")
+                # Translators: 7H, 10h, pass and quit are typed as they are, in English.
+                self.write(_("Type the number of an action or its code (7H, 10h, pass); "
+                             "'quit' leaves the table."))
                 continue
             action, problem = self._understand(answer, legal)
             if action is not None:
@@ -114,38 +122,61 @@ class TerminalTable:
             number = int(answer)
             if 1 <= number <= len(legal):
                 return legal[number - 1], ""
-            return None, f"There is no action {number}: choose from 1 to {len(legal)}."
+            return None, _("There is no action {number}: choose from 1 to {last}.",
+                           number=number, last=len(legal))
         try:
             action = parse_action(answer)
         except RulesError as error:
-            return None, f"{error} Type a number from 1 to {len(legal)}, or a code."
+            # Translators: {problem} is a whole sentence: why the answer is no action code.
+            return None, _("{problem} Type a number from 1 to {last}, or a code.",
+                           problem=say(error), last=len(legal))
         if action in legal:
             return action, ""
         reason = self.game.why_illegal(action)
-        return None, reason or f"{action_label(action)} cannot be played now."
+        if reason:
+            return None, say(reason)
+        return None, _("{action} cannot be played now.", action=action_label(action))
 
     def _list(self, legal: list[int]) -> None:
-        self.write("Your legal actions:")
-        items = [f"{i:>2}) {action_label(a)} [{action_code(a)}]" for i, a in enumerate(legal, 1)]
+        self.write(_("Your legal actions:"))
+        items = [f"{i:>2}) {say(action_label(a))} [{action_code(a)}]"
+                 for i, a in enumerate(legal, 1)]
         for start in range(0, len(items), 6):  # six to a line: a whole hand stays readable
             self.write("  " + "   ".join(items[start:start + 6]))
 
     def _final(self) -> None:
         view = self.game.seat_view(HUMAN)
         self.write("")
-        self.write("Game over. Final scores: " + self.show.scores(view["totals"]))
+        self.write(_("Game over. Final scores: {scores}", scores=self.show.scores(view["totals"])))
         winners = view["winners"]
         if not winners:
-            self.write("Nobody wins.")
+            self.write(_("Nobody wins."))
         elif HUMAN in winners:
-            self.write("You win!" if len(winners) == 1 else
-                       "You share the win with " + ", ".join(
-                           self.show.name(s) for s in winners if s != HUMAN) + ".")
+            others = ", ".join(self.show.name(s) for s in winners if s != HUMAN)
+            self.write(_("You win!") if len(winners) == 1 else
+                       _("You share the win with {names}.", names=others))
         else:
-            self.write("Winner: " + ", ".join(self.show.name(s) for s in winners) + ".")
+            names = ", ".join(self.show.name(s) for s in winners)
+            # Translators: {names} are the winning AI seats, one or more ("AI 1, AI 3").
+            self.write(_n("Winner: {names}.", "Winner: {names}.", len(winners), names=names))
 
 
 # ---------------------------------------------------------------- setting up
+
+
+def level_word(level: str) -> str:
+    """An AI level (a code: ``easy``) in words."""
+    words = {
+        # Translators: the AI level that plays any legal move at random.
+        "random": _c("AI level", "random"),
+        # Translators: the easiest AI level of the thinking ones.
+        "easy": _c("AI level", "easy"),
+        # Translators: the usual AI level.
+        "normal": _c("AI level", "normal"),
+        # Translators: the strongest AI level.
+        "hard": _c("AI level", "hard"),
+    }
+    return words.get(level, level)
 
 
 def play(game_id: str, players: int | None = None, seed: int | None = None,
@@ -153,10 +184,13 @@ def play(game_id: str, players: int | None = None, seed: int | None = None,
          read: Read = input, write: Write = print) -> int:
     """Set up a table and play it through ``read`` / ``write``; the exit status."""
     if game_id not in registry.available_games():
-        write(f"Unknown game {game_id!r}: choose one of {', '.join(registry.available_games())}.")
+        # Translators: {games} and {levels} are codes, typed as they are (jazz, easy).
+        write(_("Unknown game {game}: choose one of {games}.", game=repr(game_id),
+                games=", ".join(registry.available_games())))
         return 2
     if level not in LEVELS:
-        write(f"Unknown level {level!r}: choose one of {', '.join(LEVELS)}.")
+        write(_("Unknown level {level}: choose one of {levels}.", level=repr(level),
+                levels=", ".join(LEVELS)))
         return 2
     spec = registry.spec(game_id)
     cls = spec.engine_class
@@ -166,10 +200,14 @@ def play(game_id: str, players: int | None = None, seed: int | None = None,
         opts = cls.OPTIONS.from_dict(options or {}, n)
         game = cls(n, opts, first_dealer=random.Random(seed).randrange(n))
     except RulesError as error:
-        write(str(error))
+        write(say(error))
         return 2
-    write(f"{cls.TITLE} for {n}: you are seat 0, against {n - 1} AI player"
-          f"{'s' if n > 2 else ''} ({level}). Seed {seed}.")
+    # Translators: {game} is the game's name, {players} the seats in all, {n} the AI seats.
+    write(_n("{game} for {players}: you are seat 0, against {n} AI player ({level}). "
+             "Seed {seed}.",
+             "{game} for {players}: you are seat 0, against {n} AI players ({level}). "
+             "Seed {seed}.", n - 1, game=cls.TITLE, players=n, level=level_word(level),
+             seed=seed))
     return TerminalTable(game, seed, level, read, write).run()
 
 

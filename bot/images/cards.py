@@ -1,8 +1,10 @@
 """Card sprites drawn with Pillow: faces (rank, suit, colour; jokers) and backs, cached.
 
-A sprite is drawn once per (code, size, mark) at three times its size and scaled
-down, which smooths the rounded corners and the glyphs; after that every use is
-a dictionary lookup and a paste.
+A sprite is drawn once per (code, size, mark, language) at three times its size and
+scaled down, which smooths the rounded corners and the glyphs; after that every use
+is a dictionary lookup and a paste. A face's rank letter and the joker's word are
+said in that language (``engine.cards.RANK_TEXTS`` and the joker's label), so the
+picture shows the letters the text shows.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from PIL import Image, ImageDraw
 
 from bot.images.text import font
 from engine import cards
+from locales import ENGLISH, say
 
 SIZES = {"large": (64, 90), "small": (48, 67), "tiny": (34, 48)}
 SCALE = 3
@@ -32,9 +35,14 @@ def suit_colour(letter: str) -> tuple[int, int, int]:
     return RED if letter in "HD" else BLACK
 
 
+def sprite(code: str | None, size: str, mark: str = "", language: str = ENGLISH) -> Image.Image:
+    """The RGBA image of a card (None: its back) at ``size``, with its ``mark``, its
+    letters in ``language``; drawn once, then cached (one key however it is called)."""
+    return _drawn(code, size, mark, language)
+
+
 @lru_cache(maxsize=512)
-def sprite(code: str | None, size: str, mark: str = "") -> Image.Image:
-    """The RGBA image of a card (None: its back) at ``size``, with its ``mark``."""
+def _drawn(code: str | None, size: str, mark: str, language: str) -> Image.Image:
     w, h = SIZES[size]
     big = Image.new("RGBA", (w * SCALE, h * SCALE), (0, 0, 0, 0))
     draw = ImageDraw.Draw(big)
@@ -45,9 +53,9 @@ def sprite(code: str | None, size: str, mark: str = "") -> Image.Image:
     else:
         draw.rounded_rectangle(box, radius, fill=FACE, outline=EDGE, width=SCALE)
         if code == "JK":
-            _joker(draw, w * SCALE, h * SCALE)
+            _joker(draw, w * SCALE, h * SCALE, language)
         else:
-            _face(draw, code, w * SCALE, h * SCALE)
+            _face(draw, code, w * SCALE, h * SCALE, language)
     if mark in ("legal", "win"):
         draw.rounded_rectangle(box, radius, outline=GOLD, width=3 * SCALE)
     image = big.resize((w, h), Image.Resampling.LANCZOS)
@@ -57,14 +65,20 @@ def sprite(code: str | None, size: str, mark: str = "") -> Image.Image:
     return image
 
 
-def _face(draw: ImageDraw.ImageDraw, code: str, w: int, h: int) -> None:
+def rank_text(card: int, language: str = ENGLISH) -> str:
+    """A card's rank as its face shows it in ``language``: ``10``, ``J`` (Russian ``В``)."""
+    return say(cards.RANK_TEXTS[cards.RANK[card]], language)
+
+
+def _face(draw: ImageDraw.ImageDraw, code: str, w: int, h: int, language: str) -> None:
     card = cards.parse_card(code)
-    rank = cards.RANK_NAMES[cards.RANK[card]]
+    rank = rank_text(card, language)
     symbol = cards.SUIT_SYMBOLS[cards.SUIT[card]]
     ink = suit_colour(code[-1])
     corner = font(int(h * 0.25), bold=True)
-    # "10" is the widest rank: narrow its glyphs so the corner stays inside the card.
-    if rank == "10":
+    # "10" is the widest rank: narrow its glyphs so the corner stays inside the card
+    # (and any rank of two letters or more a language writes).
+    if len(rank) > 1:
         corner = font(int(h * 0.21), bold=True)
     pad = w // 12
     draw.text((pad, pad), rank, font=corner, fill=ink)
@@ -73,11 +87,15 @@ def _face(draw: ImageDraw.ImageDraw, code: str, w: int, h: int) -> None:
     draw.text((w * 0.62, h * 0.64), symbol, font=pip, fill=ink, anchor="mm")
 
 
-def _joker(draw: ImageDraw.ImageDraw, w: int, h: int) -> None:
+def _joker(draw: ImageDraw.ImageDraw, w: int, h: int, language: str) -> None:
     draw.text((w // 2, h * 0.42), "★", font=font(int(h * 0.42)), fill=JOKER_INK,
               anchor="mm")
-    draw.text((w // 2, h * 0.8), "JOKER", font=font(int(w * 0.19), bold=True),
-              fill=JOKER_INK, anchor="mm")
+    word = say(cards.label(cards.JOKER), language).upper()  # JOKER, ДЖОКЕР
+    size = int(w * 0.19)
+    while size > 8 and font(size, bold=True).getlength(word) > w * 0.9:
+        size -= 2  # a longer word than JOKER: smaller, still inside the card
+    draw.text((w // 2, h * 0.8), word, font=font(size, bold=True), fill=JOKER_INK,
+              anchor="mm")
 
 
 def _back(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], radius: int) -> None:
@@ -103,6 +121,6 @@ def _back(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], radius: int
 
 def sprite_bytes() -> int:
     """How much memory the cached sprites hold (the benchmark reports it)."""
-    info = sprite.cache_info()
+    info = _drawn.cache_info()
     w, h = SIZES["large"]
     return info.currsize * w * h * 4  # an upper bound: the large size, four bytes a pixel

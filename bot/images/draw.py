@@ -51,6 +51,7 @@ class Canvas:
     image: Image.Image
     draw: ImageDraw.ImageDraw
     texts: list[Box] = field(default_factory=list)
+    language: str = "en"  # the scene's: the card faces' letters
 
     def text(self, xy: tuple[float, float], text: str, size: int, width: float,
              fill: tuple[int, int, int] = INK, bold: bool = False, anchor: str = "la") -> None:
@@ -65,7 +66,7 @@ class Canvas:
                            math.ceil(box[3])))
 
     def card(self, card: Card, x: float, y: float, size: str, mark: str | None = None) -> None:
-        image = sprite(card.code, size, card.mark if mark is None else mark)
+        image = sprite(card.code, size, card.mark if mark is None else mark, self.language)
         self.image.paste(image, (int(x), int(y)), image)
 
 
@@ -90,7 +91,7 @@ def size_of(scene: Scene) -> tuple[int, int]:
 def paint(scene: Scene) -> Canvas:
     """The scene drawn on a new image; ``texts`` holds every text's box."""
     image = Image.new("RGB", size_of(scene), FELT)
-    canvas = Canvas(image, ImageDraw.Draw(image))
+    canvas = Canvas(image, ImageDraw.Draw(image), language=scene.language)
     canvas.draw.rectangle((0, 0, WIDTH, HEADER - 1), fill=HEADER_BG)
     canvas.text((MARGIN, 10), scene.title, 22, WIDTH - 2 * MARGIN, bold=True)
     canvas.text((MARGIN, 40), scene.heading, 16, WIDTH - 2 * MARGIN, fill=SOFT)

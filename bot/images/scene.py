@@ -9,17 +9,25 @@ each: a trick, a Sevens row, a stock), then a grid of ``seats`` (name, score,
 note, their face-down count and open cards), then ``captions`` (a line each).
 The renderer gives every zone and seat box a fixed height, so a game whose
 builder always emits the same structure draws images of one size.
+
+Every word in a scene is already in its reader's language: the builders translate
+(``locales._``) while they build, inside the ``speaking`` block of the message the
+picture goes with, and the scene keeps that ``language`` (the card faces' letters
+are drawn in it). Two languages thus make two different scenes: two cache entries,
+two images.
 """
 
 from __future__ import annotations
 
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
+import locales
 from engine import cards
-from engine.core import KEYWORDS
+from engine.core import KEYWORDS, action_label, parse_action
+from locales import _, say
 
 # How a card is marked: a legal play, a card that may not be played now (dimmed),
 # the card that won a trick, or nothing.
@@ -83,6 +91,9 @@ class Scene:
     # Seat boxes keep room for a row of small cards even when none are shown now,
     # so the image keeps its height from one state to the next.
     seat_cards: bool = True
+    # The language the scene's words were said in (the one spoken when it was built);
+    # the card faces' rank letters and "JOKER" are drawn in it too.
+    language: str = field(default_factory=locales.current)
 
 
 # -- helpers the game UIs share ----------------------------------------------------------
@@ -124,7 +135,7 @@ def suit_rows(hand: Sequence[str], legal: Iterable[str] = (), jokers: bool = Fal
     zones = []
     for letter, symbol in zip(cards.SUIT_LETTERS, cards.SUIT_SYMBOLS, strict=True):
         row = tuple(marked(c, legal_set) for c in ordered if c[-1] == letter and c != "JK")
-        note = "you play from here now" if letter == current else "" if row else "—"
+        note = _("you play from here now") if letter == current else "" if row else "—"
         zones.append(Zone(symbol, row, note=note, size="small", compact=True))
     if jokers or "JK" in ordered:  # a game with jokers keeps the row: one image height
         row = tuple(marked(c, legal_set) for c in ordered if c == "JK")
@@ -144,8 +155,10 @@ def hand_row(label: str, hand: Sequence[str], legal: Iterable[str] = (),
 
 def keyword_caption(legal: Iterable[str]) -> str:
     """The legal moves that are not cards (Pass, Stop, Take...), as a line."""
-    words = [code.capitalize() for code in legal if code.lower() in _KEYWORD_CODES]
-    return ("You may also: " + ", ".join(words)) if words else ""
+    words = [say(action_label(parse_action(code))) for code in legal
+             if code.lower() in _KEYWORD_CODES]
+    # Translators: under a hand's picture: the moves that are not cards (Pass, Stop...).
+    return _("You may also: {moves}", moves=", ".join(words)) if words else ""
 
 
 _KEYWORD_CODES = frozenset(KEYWORDS.values())
@@ -170,8 +183,13 @@ def display_names(names: Sequence[str]) -> tuple[str, ...]:
     out = []
     for seat, name in enumerate(names):
         kept = "".join(ch for ch in name if not _emoji_part(ch))
-        out.append(" ".join(kept.split()) or f"Player {seat + 1}")
+        out.append(" ".join(kept.split()) or _player(seat))
     return tuple(out)
+
+
+def _player(seat: int) -> str:
+    # Translators: a seat whose player's name cannot be shown: Player 1, Player 2...
+    return _("Player {number}", number=seat + 1)
 
 
 def _emoji_part(char: str) -> bool:
@@ -184,4 +202,14 @@ def _emoji_part(char: str) -> bool:
 def name_of(names: Sequence[str], seat: int | None) -> str:
     if seat is None:
         return ""
-    return names[seat] if 0 <= seat < len(names) else f"Player {seat + 1}"
+    return names[seat] if 0 <= seat < len(names) else _player(seat)
+
+
+def your_hand() -> str:
+    # Translators: the title of a player's private hand (its picture, its message).
+    return _("Your hand")
+
+
+def hand_title(names: Sequence[str], seat: int) -> str:
+    """A hand picture's title: "Your hand · Ann"."""
+    return f"{your_hand()} · {name_of(names, seat)}"

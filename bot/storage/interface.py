@@ -98,6 +98,14 @@ class Store(ABC):
     async def remember_user(self, user_id: int, name: str) -> None:
         """Keep ``name`` as the display name of ``user_id`` (the latest one wins)."""
 
+    @abstractmethod
+    async def remember_language(self, user_id: int, language: str) -> None:
+        """Keep ``language`` as what ``user_id`` reads (the latest one wins)."""
+
+    @abstractmethod
+    async def user_languages(self) -> dict[int, str]:
+        """Every user's remembered language."""
+
     # -- finished games ---------------------------------------------------
 
     @abstractmethod

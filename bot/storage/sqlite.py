@@ -317,6 +317,17 @@ class SQLiteStorage(Store):
         async with self._transaction() as conn:
             await conn.execute(scores.UPSERT_USER, (user_id, name, time_text(self._clock())))
 
+    async def remember_language(self, user_id: int, language: str) -> None:
+        async with self._transaction() as conn:
+            await conn.execute(
+                "INSERT INTO user_languages (user_id, language) VALUES (?, ?)"
+                " ON CONFLICT (user_id) DO UPDATE SET language = excluded.language",
+                (user_id, language))
+
+    async def user_languages(self) -> dict[int, str]:
+        rows = await self._fetch("SELECT user_id, language FROM user_languages")
+        return {row["user_id"]: row["language"] for row in rows}
+
     # -- finished games ---------------------------------------------------
 
     async def record_game(self, finished: FinishedGame) -> int:

@@ -33,6 +33,7 @@ from engine.ai.base import GameAI, Observation
 from engine.ai.search import SearchResult, search
 from engine.core import Game, RulesError
 from engine.records import restore
+from engine.text import T
 
 
 @dataclass(frozen=True)
@@ -81,7 +82,7 @@ def decide(game: Game, seat: int, level: str = DEFAULT_LEVEL,
     if level not in LEVELS:
         raise ValueError(f"Unknown AI level {level!r}: choose one of {', '.join(LEVELS)}.")
     if game.to_act != seat:
-        raise RulesError(f"Seat {seat} is not the seat to act.")
+        raise RulesError(T("Seat {seat} is not the seat to act.", seat=seat))
     rng = rng if rng is not None else random.Random()
     legal = sorted(game.legal_actions())  # sorted: the hand's order is not information
     if level == "random":

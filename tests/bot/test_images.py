@@ -13,15 +13,18 @@ import io
 import json
 import tomllib
 from collections.abc import Iterator
+from gettext import NullTranslations
 from pathlib import Path
 
 import pytest
 from PIL import Image
 
+import locales
 from benchmarks.images import states, ui_for
 from bot import images, render
+from bot.images import cards as card_sprites
 from bot.images import draw, scene, text
-from bot.images.cards import SIZES, sprite
+from bot.images.cards import SIZES, rank_text, sprite
 from engine import cards, registry
 from engine.core import Game
 from tests.toy import SPEC as TOY
@@ -263,6 +266,99 @@ def test_a_scene_is_drawn_once_while_it_stays_in_the_bounded_cache():
     assert images.render(again) is first  # a cache hit: the very same bytes
     assert draw._cached.cache_info().maxsize == draw.CACHE_SIZE
     assert images.render(built, cache=False) == first
+
+
+# -- languages --------------------------------------------------------------------------
+
+
+class Marked(NullTranslations):
+    """A catalogue that says every id with ``[sv]`` in front (placeholders kept)."""
+
+    def gettext(self, message: str) -> str:
+        return "[sv]" + message
+
+    def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
+        return "[sv]" + (msgid1 if n == 1 else msgid2)
+
+    def pgettext(self, context: str, message: str) -> str:
+        return "[sv]" + message
+
+    def npgettext(self, context: str, msgid1: str, msgid2: str, n: int) -> str:
+        return self.ngettext(msgid1, msgid2, n)
+
+
+@pytest.fixture
+def marked(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Swedish says the marked catalogue; English stays the code's own. The drawing caches
+    are emptied after, so no marked card face or image outlives the test."""
+    monkeypatch.setattr(locales, "translations",
+                        lambda lang: Marked() if lang == "sv" else NullTranslations())
+    yield
+    card_sprites._drawn.cache_clear()
+    draw._cached.cache_clear()
+
+
+def test_a_caption_in_russian_is_drawn_with_its_own_letters():
+    with locales.speaking("ru"):
+        built = scene.Scene("Jacko", "Взятки", (scene.Zone("Взятки", (scene.Card("JK"),),
+                                                             "Взятки"),),
+                            (scene.Seat("Аня", "+3", "Взятки"),), ("Взятки",))
+    assert built.language == "ru"
+    assert text.clean("Взятки") == "Взятки" == text.clean("Взятки", bold=True)  # no "?"
+    data = images.render(built, cache=False)
+    image = Image.open(io.BytesIO(data))
+    assert image.format == "PNG" and image.size == images.size_of(built)
+    image.load()
+
+
+def test_a_game_ui_draws_its_words_through_the_catalogue(marked):
+    ui = ui_for("jacko")
+    game = mid_game("jacko", 6)
+    view, names = game.public_view(), NAMES[:2]
+    english = ui.draw_table(view, names)
+    assert english.startswith(f"**Sum: {view['sum']}") and "[sv]" not in english
+    with locales.speaking("sv"):
+        swedish = ui.draw_table(view, names)
+        note = ui.seat_note(view, 0)
+        table = ui.table_scene(view, names)
+        hand = ui.hand_scene(game.seat_view(game.to_act), names, game.to_act)
+        rules, blurb = ui.rules_text(None), ui.blurb_text()
+    assert swedish.startswith("**[sv]Sum: ") or swedish.startswith("[sv]**Sum: ")
+    assert note.startswith("[sv]") and note.endswith(" card" if view["cards_left"][0] == 1
+                                                     else " cards")
+    assert "[sv]Running sum" in [z.label for z in table.zones]
+    assert hand.title.startswith("[sv]Your hand · ")
+    assert rules.startswith("[sv]**Jacko**") and "**[sv]Options**" in rules
+    assert blurb.startswith("[sv]2 players")
+    # Outside the block the table speaks English again.
+    assert ui.draw_table(view, names) == english
+
+
+def test_each_language_draws_its_own_image_from_the_cache(marked):
+    ui = ui_for("california_jack")
+    game = mid_game("california_jack", 3)
+    view, names = game.public_view(), NAMES[:2]
+    english = ui.table_scene(view, names)
+    with locales.speaking("sv"):
+        swedish = ui.table_scene(view, names)
+    assert swedish.language == "sv" and english.language == "en"
+    assert swedish != english and hash(swedish) != hash(english)
+    assert images.render(swedish) != images.render(english)
+    assert images.render(english) == images.render(english, cache=False)
+    # The same words in another language's scene are still another cache entry, and its
+    # card faces carry that language's rank letters.
+    same = scene.Scene("T", "x")
+    with locales.speaking("sv"):
+        other = scene.Scene("T", "x")
+    assert same != other
+    assert rank_text(cards.parse_card("QH"), "sv") == "[sv]Q"
+    assert sprite("QH", "small", "", "sv").tobytes() != sprite("QH", "small").tobytes()
+
+
+def test_the_card_faces_letters_are_the_english_labels_ranks():
+    for card in range(52):
+        assert rank_text(card) == cards.RANK_NAMES[cards.RANK[card]]
+    assert sprite("QH", "small", "", "en") is sprite("QH", "small")  # one cache entry
 
 
 def test_webp_is_available_and_decodes():

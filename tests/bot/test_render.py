@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import gettext
+
 import discord
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import locales
 from bot import render
 from engine import cards
 
@@ -74,3 +77,27 @@ def test_fit_embed_leaves_a_small_embed_alone():
 
 def test_content_is_cut_to_2000():
     assert len(render.content("x" * 2500)) == 2000
+
+
+_WORDS = {("score table", "Total"): "Итого всего", ("card", "Joker"): "Джокер",
+          ("rank", "K"): "К", ("rank", "J"): "В"}
+
+
+class _Russian(gettext.NullTranslations):
+    def gettext(self, message):
+        return {"D{n}": "Р{n}"}.get(message, message)
+
+    def pgettext(self, context, message):
+        return _WORDS.get((context, message), message)
+
+
+def test_heads_ranks_and_the_joker_are_said_in_the_current_language(monkeypatch):
+    monkeypatch.setattr(locales, "translations", lambda language: _Russian())
+    with locales.speaking("ru"):
+        text = render.score_table(["Ann", "Bo"], [[1, 2], [3, 4]], [4, 6])
+        hand = render.hand_lines(["KS", "JS", "JK"])
+    rows = text.strip("`\n").splitlines()
+    assert rows[0].split() == ["Р1", "Р2", "Итого", "всего"]
+    assert len({len(r) for r in rows}) == 1  # a longer head keeps the columns straight
+    assert hand.splitlines()[0] == "♠  К В" and hand.splitlines()[-1] == "🃏  Джокер"
+    assert render.score_table(["Ann"], [[1]], [1]).splitlines()[1].split() == ["D1", "Total"]

@@ -108,13 +108,13 @@ async def test_open_creates_the_folder_and_sets_up_the_connection(db_path: Path)
     async with await Storage.open(db_path) as store:
         info = await store.info()
     assert db_path.is_file()
-    assert info.schema_version == len(MIGRATIONS) == 4
+    assert info.schema_version == len(MIGRATIONS) == 5
     assert info.journal_mode == "wal"
     assert info.foreign_keys is True
     assert info.busy_timeout_ms == 5000
     # WAL is a property of the file: another connection sees it too.
     assert raw(db_path, "PRAGMA journal_mode") == [("wal",)]
-    assert raw(db_path, "PRAGMA user_version") == [(4,)]
+    assert raw(db_path, "PRAGMA user_version") == [(5,)]
 
 
 async def test_storage_is_the_sqlite_backend_of_the_store_interface() -> None:
@@ -784,3 +784,13 @@ async def test_a_game_outside_any_server_is_rated_once(store: SQLiteStorage) -> 
     assert [(r.user_id, r.games) for r in world] == [(7, 1), (8, 1)]
     once = ratings.rate([ratings.default_rating()] * 2, [0, 1])
     assert world[0].mu == pytest.approx(once[0].mu)
+
+
+async def test_a_users_language_is_remembered_and_the_latest_wins(tmp_path) -> None:
+    async with await Storage.open(tmp_path / "langs.db") as store:
+        assert await store.user_languages() == {}
+        await store.remember_language(7, "sv")
+        await store.remember_language(8, "ru")
+        await store.remember_language(7, "da")
+    async with await Storage.open(tmp_path / "langs.db") as store:
+        assert await store.user_languages() == {7: "da", 8: "ru"}

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import gettext
 import json
 import random
 
 import pytest
 
+import locales
 from bot.tables import (
     AWAY_AFTER,
     FINISHED,
@@ -19,6 +21,7 @@ from bot.tables import (
 )
 from engine.core import PASS, action_code
 from engine.jazz import Jazz
+from engine.text import Text
 
 HOST = 100
 
@@ -304,3 +307,73 @@ def test_each_deal_result_is_reported_once_and_the_last_is_left_to_the_final():
             events = table.apply(table.to_act, rng.choice(table.game.legal_actions()), 0.0)
         reported += deal_reports(events)
     assert reported == [0, 1, 2, 3, 4]  # not deal 5 (index 5): the final result shows it
+
+
+# ------------------------------------------------------------------ languages
+
+
+_WORDS = {"Deal {number} is dealt.": "Giv {number} är given.",
+          "{player} left: I play their seat from now on.":
+              "{player} gick: jag spelar deras plats från och med nu.",
+          "🤖 Normal AI {number}": "🤖 Normal AI {number} (sv)",
+          "Only the host, {host}, can start the game.":
+              "Bara värden, {host}, kan starta spelet."}
+
+
+class _Swedish(gettext.NullTranslations):
+    """A tiny catalogue for the tests (the real ones are maintained elsewhere)."""
+
+    def gettext(self, message):
+        return _WORDS.get(message, message)
+
+
+@pytest.fixture
+def swedish(monkeypatch):
+    monkeypatch.setattr(locales, "translations",
+                        lambda language: _Swedish() if language == "sv" else
+                        gettext.NullTranslations())
+
+
+def test_events_are_texts_kept_as_data_and_said_in_the_readers_language(swedish):
+    table = started(4)
+    assert isinstance(table.events[0], Text) and table.events == ["Deal 1 is dealt."]
+    table.leave(HOST + 1, 20.0)
+    data = json.loads(json.dumps(table.to_data()))
+    assert data["events"][0] == {"id": "Deal {number} is dealt.", "params": {"number": 1}}
+    copy = Table.from_data(data, Jazz, version=table.version)
+    assert copy.events == table.events and all(isinstance(e, Text) for e in copy.events)
+    assert [locales.say(e, "sv") for e in copy.events] == [
+        "Giv 1 är given.", "p1 gick: jag spelar deras plats från och med nu."]
+    assert [locales.say(e) for e in copy.events] == list(table.events)  # English as before
+
+
+def test_an_old_snapshots_plain_event_lines_are_kept_as_they_were():
+    table = started()
+    data = json.loads(json.dumps(table.to_data()))
+    data["events"] = ["p0 played 10♥.", "Deal 2 is dealt."]
+    copy = Table.from_data(data, Jazz, version=table.version)
+    assert copy.events == data["events"]
+    assert locales.say(copy.events[0], "sv") == "p0 played 10♥."
+    again = json.loads(json.dumps(copy.to_data()))
+    assert Table.from_data(again, Jazz, version=0).events == data["events"]
+
+
+def test_refusals_are_texts_said_in_the_readers_language(swedish):
+    table = lobby(3)
+    with pytest.raises(TableError) as refused:
+        table.start(HOST + 1, 1.0)
+    assert str(refused.value) == "Only the host, p0, can start the game."
+    assert isinstance(refused.value.args[0], Text)
+    assert locales.say(refused.value, "sv") == "Bara värden, p0, kan starta spelet."
+
+
+def test_an_ai_seat_is_saved_in_english_and_shown_in_the_readers_language(swedish):
+    table = lobby(1)
+    table.add_ai(HOST, "normal", 1.0)
+    table.add_ai(HOST, "normal", 1.0)
+    data = json.loads(json.dumps(table.to_data()))
+    assert [s["name"] for s in data["seats"]] == ["p0", "🤖 Normal AI", "🤖 Normal AI 2"]
+    copy = Table.from_data(data, Jazz, version=0)
+    assert copy.names == ["p0", "🤖 Normal AI", "🤖 Normal AI 2"]
+    with locales.speaking("sv"):
+        assert copy.names == ["p0", "🤖 Normal AI", "🤖 Normal AI 2 (sv)"]

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import gettext
+
 import pytest
 
+import locales
 from bot import custom_ids, views
 from engine import cards
 
@@ -57,3 +60,29 @@ def test_the_lobby_start_button_is_disabled_until_the_count_fits():
 @pytest.mark.parametrize("code", ["pass", "stop", "take", "stand"])
 def test_keyword_buttons_have_plain_labels(code):
     assert views.ActButton("abcd1234", 1, code).item.label == views.KEYWORD_LABELS[code]
+
+
+_WORDS = {"Join": "Gå med", "Pass": "Passa", "Play a card…": "Spela ett kort…",
+          "Play a card {suit}…": "Spela ett kort {suit}…", "My hand": "Min hand"}
+
+
+class _Swedish(gettext.NullTranslations):
+    def gettext(self, message):
+        return _WORDS.get(message, message)
+
+
+def test_labels_are_said_in_the_language_the_view_is_drawn_in(monkeypatch):
+    monkeypatch.setattr(locales, "translations", lambda language: _Swedish())
+    with locales.speaking("sv"):
+        lobby = views.lobby_view("abcd1234", 1, can_start=False)
+        hand = views.hand_view("abcd1234", 7, ["QH", "pass"])
+        split = views.hand_view("abcd1234", 7, DECK[:30])
+        table = views.table_view("abcd1234", 7)
+    assert lobby.children[0].item.label == "Gå med"
+    assert [i.item.label for i in hand.children if isinstance(i, views.ActButton)] == ["Passa"]
+    assert [i.item.placeholder for i in hand.children if isinstance(i, views.MoveSelect)] == [
+        "Spela ett kort…"]
+    assert split.children[0].item.placeholder == "Spela ett kort ♠…"
+    assert table.children[0].item.label == "Min hand"
+    english = views.hand_view("abcd1234", 7, DECK[:30])  # outside: English as before
+    assert english.children[0].item.placeholder == "Play a card ♠…"

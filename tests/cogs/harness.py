@@ -95,11 +95,20 @@ async def choose(fake: FakeDiscord, user: FakeUser, message: FakeMessage,
     return await fake.select(user, message, comp["custom_id"], [value])
 
 
-TO_PLAY = re.compile(r"<@!?(\d+)> to play")
+# The table message's content ends with the "<@id> to play" line, in any language: its
+# last mention is the player to act (the start's first line mentions every player).
+TO_PLAY = re.compile(r"<@!?(\d+)>[^<]*$")
 
 
 def table_message(fake: FakeDiscord, channel: FakeChannel) -> FakeMessage | None:
-    return fake.find_message(channel, label="My hand")
+    """The live table message: the one with the My hand button (found by its custom_id,
+    so in any language)."""
+    return fake.find_message(channel, custom_id_prefix="ct:hand:")
+
+
+def my_hand_id(message: FakeMessage) -> str:
+    return next(c["custom_id"] for c in message.leaf_components()
+                if str(c.get("custom_id", "")).startswith("ct:hand:"))
 
 
 def whose_turn(fake: FakeDiscord, channel: FakeChannel, users: list[FakeUser]
@@ -161,7 +170,7 @@ class GameDriver:
         message = table_message(self.fake, self.channel)
         if user is None or message is None:
             return False
-        ix = await self.fake.click(user, message, label="My hand")
+        ix = await self.fake.click(user, message, my_hand_id(message))
         await ix.wait_answered()
         await idle(self.bot)
         menu = live_menu(self.fake, user)

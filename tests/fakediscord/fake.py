@@ -292,7 +292,7 @@ class FakeDiscord:
             "data": ix.data,
             "token": ix.token,
             "version": 1,
-            "locale": "en-US",
+            "locale": user.locale,
             "app_permissions": str(world.permissions(chan, world.bot)),
             "entitlements": [],
             "attachment_size_limit": 10 * 1024 * 1024,
@@ -307,8 +307,9 @@ class FakeDiscord:
             payload["channel"]["permissions"] = perms
             payload |= {
                 "guild_id": str(world.guild.id),
-                "guild_locale": "en-US",
-                "guild": {"id": str(world.guild.id), "locale": "en-US", "features": []},
+                "guild_locale": world.guild.preferred_locale,
+                "guild": {"id": str(world.guild.id), "locale": world.guild.preferred_locale,
+                          "features": []},
                 "member": world.member_payload(user) | {"permissions": perms},
                 "context": 0,
             }

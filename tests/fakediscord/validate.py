@@ -243,14 +243,31 @@ def check_commands(commands: list[dict[str, Any]]) -> list[Problem]:
     return problems
 
 
+# Discord's locales (https://discord.com/developers/docs/reference#locales).
+LOCALES = frozenset({
+    "id", "da", "de", "en-GB", "en-US", "es-ES", "es-419", "fr", "hr", "it", "lt", "hu",
+    "nl", "no", "pl", "pt-BR", "ro", "fi", "sv-SE", "vi", "tr", "cs", "el", "bg", "ru",
+    "uk", "hi", "th", "zh-CN", "ja", "zh-TW", "ko"})
+
+
 def _check_named(path: str, item: dict[str, Any], chat_input: bool = True) -> list[Problem]:
     problems: list[Problem] = []
-    name = item.get("name") or ""
-    if chat_input and (not NAME_RE.match(name) or name != name.lower()):
-        problems.append((f"{path}.name", f"Invalid application command name {name!r}"))
-    desc = item.get("description") or ""
-    if chat_input and not 1 <= len(desc) <= 100:
-        problems.append((f"{path}.description", "Must be between 1 and 100 in length."))
+    names = {None: item.get("name") or "", **(item.get("name_localizations") or {})}
+    for locale, name in names.items():
+        where = f"{path}.name" if locale is None else f"{path}.name_localizations.{locale}"
+        if locale is not None and locale not in LOCALES:
+            problems.append((where, f"Invalid locale {locale!r}"))
+        if chat_input and (not NAME_RE.match(name) or name != name.lower()):
+            problems.append((where, f"Invalid application command name {name!r}"))
+    descriptions = {None: item.get("description") or "",
+                    **(item.get("description_localizations") or {})}
+    for locale, desc in descriptions.items():
+        where = (f"{path}.description" if locale is None
+                 else f"{path}.description_localizations.{locale}")
+        if locale is not None and locale not in LOCALES:
+            problems.append((where, f"Invalid locale {locale!r}"))
+        if chat_input and not 1 <= len(desc) <= 100:
+            problems.append((where, "Must be between 1 and 100 in length."))
     return problems
 
 
@@ -281,6 +298,10 @@ def _check_options(path: str, options: list[dict[str, Any]], depth: int) -> list
         if len(choices) > MAX_CHOICES:
             problems.append((f"{opath}.choices", too_long(MAX_CHOICES)))
         for c, choice in enumerate(choices):
-            if not 1 <= len(str(choice.get("name", ""))) <= 100:
-                problems.append((f"{opath}.choices.{c}.name", "Must be 1 to 100 long."))
+            for locale, name in {None: choice.get("name", ""),
+                                 **(choice.get("name_localizations") or {})}.items():
+                if locale is not None and locale not in LOCALES:
+                    problems.append((f"{opath}.choices.{c}", f"Invalid locale {locale!r}"))
+                if not 1 <= len(str(name)) <= 100:
+                    problems.append((f"{opath}.choices.{c}.name", "Must be 1 to 100 long."))
     return problems

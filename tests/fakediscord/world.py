@@ -77,6 +77,7 @@ class FakeUser:
     bot: bool = False
     dms_closed: bool = False
     dm_channel_id: int | None = None
+    locale: str = "en-US"  # the language of this user's Discord client
 
     @property
     def display_name(self) -> str | None:
@@ -356,6 +357,7 @@ class FakeGuild:
     member_roles: dict[int, list[int]] = field(default_factory=dict)  # user id -> role ids
     channel_ids: list[int] = field(default_factory=list)
     joined_at: str = field(default_factory=now_iso)
+    preferred_locale: str = "en-US"  # Server Settings → Community → the server's language
 
     @property
     def everyone(self) -> FakeRole:
@@ -396,12 +398,14 @@ class World:
         guild.member_roles[self.bot.id] = [bot_role.id]
         return guild
 
-    def add_user(self, name: str, *, dms_closed: bool = False) -> FakeUser:
-        """A new guild member (not a bot)."""
+    def add_user(self, name: str, *, dms_closed: bool = False,
+                 locale: str = "en-US") -> FakeUser:
+        """A new guild member (not a bot), whose client speaks ``locale``."""
         if self.find_user(name) is not None:
             raise ValueError(f"user {name!r} already exists")
         user = self._new_user(name)
         user.dms_closed = dms_closed
+        user.locale = locale
         self.guild.member_roles[user.id] = []
         return user
 
@@ -563,7 +567,7 @@ class World:
             "banner": None,
             "premium_tier": 0,
             "premium_subscription_count": 0,
-            "preferred_locale": "en-US",
+            "preferred_locale": guild.preferred_locale,
             "public_updates_channel_id": None,
             "nsfw_level": 0,
             "premium_progress_bar_enabled": False,

@@ -1,7 +1,9 @@
-"""``python -m locales``: extract every marked string, update the catalogues, check them.
+"""``python -m bot.catalogues``: extract every string, update the catalogues, check them.
 
 One command for the whole cycle, with Babel: the template ``cardtable.pot`` is
-extracted from ``engine``, ``bot``, ``cogs`` and ``terminal``; each language's
+extracted from ``engine``, ``bot``, ``cogs`` and ``terminal`` (every string
+marked with ``_``, ``_n``, ``_c``, ``T``, ``TN``, ``TC``) and from the slash
+commands' descriptions and choices as the bot registers them; each language's
 ``.po`` is updated from it (new ids come in untranslated, vanished ones go);
 then each catalogue is compiled in memory and its counts printed. ``--check``
 changes no file and exits 1 when a catalogue is behind the code or incomplete.
@@ -10,8 +12,10 @@ changes no file and exits 1 when a catalogue is behind the code or incomplete.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import io
 import sys
+import tempfile
 from pathlib import Path
 
 from babel.messages.catalog import Catalog
@@ -19,6 +23,7 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 
+from bot.command_text import tree_strings
 from locales import DOMAIN, ENGLISH, LANGUAGES, ROOT, catalogue_path
 
 SOURCES = ("engine", "bot", "cogs", "terminal")
@@ -37,7 +42,24 @@ def extract() -> Catalog:
                 comment_tags=("Translators:",), strip_comment_tags=True):
             template.add(message, None, [(f"{source}/{filename}", lineno)],
                          auto_comments=comments, context=context)
+    for text, where in asyncio.run(command_strings()):
+        if template.get(text) is None:
+            template.add(text, None, auto_comments=[f"Slash command: {where}"])
     return template
+
+
+async def command_strings() -> list[tuple[str, str]]:
+    """The texts of every slash command, from the command tree the bot registers."""
+    from bot.client import CardTableBot, default_extensions
+    from bot.settings import Settings
+
+    with tempfile.TemporaryDirectory() as folder:
+        settings = Settings(token="", database_path=Path(folder) / "unused.db",
+                            dev_guild_id=None, log_level=30)
+        bot = CardTableBot(settings)
+        for extension in default_extensions():
+            await bot.load_extension(extension)
+        return [(text, where) for text, where in tree_strings(bot.tree) if text != "…"]
 
 
 def updated(template: Catalog, language: str) -> Catalog:
@@ -76,7 +98,7 @@ def _serialized(catalog: Catalog, template: bool = False) -> bytes:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m locales", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m bot.catalogues", description=__doc__)
     parser.add_argument("--check", action="store_true",
                         help="change nothing; exit 1 if a catalogue is behind or incomplete")
     args = parser.parse_args(argv)
