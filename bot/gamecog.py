@@ -133,11 +133,13 @@ class GameCog(commands.Cog):
                                            chosen.get("language"))
 
         start.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
-        command: app_commands.Command[Any, ..., None] = app_commands.Command(
-            name="start", callback=start,
+        # Described on the callback, before the Command exists: the Command then makes
+        # every description a locale_str, which the tree's translator localizes.
+        callback = app_commands.choices(language=LANGUAGE_CHOICES)(
+            app_commands.describe(**descriptions)(start))
+        return app_commands.Command(
+            name="start", callback=callback,
             description=T("Open a {game} table in this channel", game=ui.title))
-        command = app_commands.describe(**descriptions)(command)
-        return app_commands.choices(language=LANGUAGE_CHOICES)(command)
 
     async def join(self, interaction: discord.Interaction) -> None:
         await self.commands.lobby_command(interaction, self.ui, "join")

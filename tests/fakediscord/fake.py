@@ -130,8 +130,10 @@ class FakeDiscord:
             self._restore = None
 
     # ----- the world ------------------------------------------------------------------
-    def add_user(self, name: str, *, dms_closed: bool = False) -> FakeUser:
-        return self.world.add_user(name, dms_closed=dms_closed)
+    def add_user(self, name: str, *, dms_closed: bool = False,
+                 locale: str = "en-US") -> FakeUser:
+        """A member whose Discord client speaks ``locale`` (sent with each interaction)."""
+        return self.world.add_user(name, dms_closed=dms_closed, locale=locale)
 
     def user(self, name: str) -> FakeUser:
         return self.world.user(name)

@@ -124,7 +124,7 @@ def scan_source(source: str, path: str) -> list[Unmarked]:
         if any(OPT_OUT in lines[n - 1] for n in range(max(1, node.lineno - 1), end + 1)):
             continue
         found.append(Unmarked(path, node.lineno, text))
-    return found
+    return sorted(found, key=lambda u: u.line)
 
 
 def scan() -> list[Unmarked]:
