@@ -38,30 +38,20 @@ def seat_name(level: str, number: int = 1) -> str:
     return str(seat_text(level, number))
 
 
+# Translators: the name of an AI player at the table ("number": the 2nd, 3rd...)
+SEAT_NAMES = {"easy": (T("🤖 Easy AI"), T("🤖 Easy AI {number}")),
+              "normal": (T("🤖 Normal AI"), T("🤖 Normal AI {number}")),
+              "hard": (T("🤖 Hard AI"), T("🤖 Hard AI {number}"))}
+
+
 def seat_text(level: str, number: int = 1) -> Text:
     """An AI seat's name as a ``Text`` (``say`` it): the level word is translated, the
     saved name (``seat_name``) stays English."""
-    if number > 1:
-        if level == "easy":
-            # Translators: the name of an AI player at the table ("number": the 2nd, 3rd...)
-            return T("🤖 Easy AI {number}", number=number)
-        if level == "normal":
-            # Translators: the name of an AI player at the table ("number": the 2nd, 3rd...)
-            return T("🤖 Normal AI {number}", number=number)
-        if level == "hard":
-            # Translators: the name of an AI player at the table ("number": the 2nd, 3rd...)
-            return T("🤖 Hard AI {number}", number=number)
-        return Text.from_data(f"🤖 {level.capitalize()} AI {number}")
-    if level == "easy":
-        # Translators: the name of an AI player at the table
-        return T("🤖 Easy AI")
-    if level == "normal":
-        # Translators: the name of an AI player at the table
-        return T("🤖 Normal AI")
-    if level == "hard":
-        # Translators: the name of an AI player at the table
-        return T("🤖 Hard AI")
-    return Text.from_data(f"🤖 {level.capitalize()} AI")
+    names = SEAT_NAMES.get(level)
+    if names is None:  # a level without a catalogue entry: said as it is
+        return Text.from_data(f"🤖 {level.capitalize()} AI" + (f" {number}" if number > 1
+                                                                else ""))
+    return names[1].filled(number=number) if number > 1 else names[0]
 
 
 def seat_text_of(level: str, name: str) -> str:

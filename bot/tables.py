@@ -25,24 +25,23 @@ import secrets
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from bot.ai import AI_LEVELS, seat_text_of
+from bot.ai import AI_LEVELS
 from bot.ai import seat_name as ai_seat_name
 from bot.autoplay import Policy, simple_action
 from bot.posts import Posts
+from bot.seats import Seat
+from bot.table_lines import move_line
 from engine.core import (
     PASS,
     Game,
     OptionError,
     Options,
     RulesError,
-    action_code,
-    action_label,
     parse_action,
 )
 from engine.events import DealEnded, DealStarted, Event, GameEnded, Played
 from engine.records import restore as restore_game
 from engine.text import TN, T, Text
-from locales import say
 
 log = logging.getLogger(__name__)
 
@@ -68,32 +67,6 @@ def refusal_text(error: Exception) -> str:
 
 class StaleClick(TableError):
     """A component drawn for an older state of the table."""
-
-
-@dataclass
-class Seat:
-    user_id: int
-    name: str
-    away: bool = False
-    left: bool = False
-    expiries: int = 0
-    ai: str | None = None  # an AI seat's level; its user_id is negative (never a person's)
-
-    @property
-    def is_ai(self) -> bool:
-        return self.ai is not None
-
-    @property
-    def name_text(self) -> str:
-        """The seat's name for a sentence kept to be said later (a table event): a ``Text``
-        for an AI seat, whose level word is translated; a person's name as it is."""
-        return seat_text_of(self.ai, self.name) if self.ai is not None else self.name
-
-    @property
-    def shown(self) -> str:
-        """The seat's name as people read it now, in the current language (``name`` is
-        the one saved, in English for an AI seat)."""
-        return say(self.name_text)
 
 
 @dataclass
@@ -330,18 +303,7 @@ class Table:
     def _event_text(self, played: Event, by: str) -> Text:
         """The line the table shows for a move (kept, and said in the table's language)."""
         assert isinstance(played, Played)
-        name = self.seats[played.seat].name_text
-        code = action_code(played.action)
-        if by == "forced":  # only ever a pass (nothing else was possible)
-            if code == "pass":
-                return T("{player} passed (nothing else was possible).", player=name)
-            return T("{player} played {card} (nothing else was possible).", player=name,
-                     card=action_label(played.action))
-        if by == "timer":
-            return _timer_text(code, name, played.action)
-        if by == "away":
-            return _away_text(code, name, played.action)
-        return _move_text(code, name, played.action)
+        return move_line(by, self.seats[played.seat].name_text, played.action)
 
     def _after_step(self, now: float) -> None:
         self.step += 1
@@ -508,44 +470,6 @@ class Table:
 
 def _as_text(line: str) -> Text:
     return line if isinstance(line, Text) else Text.from_data(line)
-
-
-def _move_text(code: str, name: str, action: int) -> Text:
-    if code == "pass":
-        return T("{player} passed.", player=name)
-    if code == "stop":
-        return T("{player} stopped the round.", player=name)
-    if code == "take":
-        return T("{player} took the open card.", player=name)
-    if code == "stand":
-        return T("{player} stood.", player=name)
-    return T("{player} played {card}.", player=name, card=action_label(action))
-
-
-def _timer_text(code: str, name: str, action: int) -> Text:
-    if code == "pass":
-        return T("⏰ {player} ran out of time: I passed for them.", player=name)
-    if code == "stop":
-        return T("⏰ {player} ran out of time: I stopped the round for them.", player=name)
-    if code == "take":
-        return T("⏰ {player} ran out of time: I took the open card for them.", player=name)
-    if code == "stand":
-        return T("⏰ {player} ran out of time: I stood for them.", player=name)
-    return T("⏰ {player} ran out of time: I played {card} for them.", player=name,
-             card=action_label(action))
-
-
-def _away_text(code: str, name: str, action: int) -> Text:
-    if code == "pass":
-        return T("💤 {player} is away: I passed for them.", player=name)
-    if code == "stop":
-        return T("💤 {player} is away: I stopped the round for them.", player=name)
-    if code == "take":
-        return T("💤 {player} is away: I took the open card for them.", player=name)
-    if code == "stand":
-        return T("💤 {player} is away: I stood for them.", player=name)
-    return T("💤 {player} is away: I played {card} for them.", player=name,
-             card=action_label(action))
 
 
 def deal_reports(events: list[Event]) -> list[int]:

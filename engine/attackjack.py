@@ -461,8 +461,7 @@ class AttackJack(Game):
         }
 
     def seat_view(self, seat: int) -> dict[str, Any]:
-        if not 0 <= seat < self.players:
-            raise RulesError(T("There is no seat {seat}.", seat=seat))
+        self.check_seat(seat)
         view = self.public_view()
         hand = self._hands[seat]
         hidden = self._hidden_index()

@@ -69,7 +69,16 @@ from engine.cards import (
     label,
     sorted_hand,
 )
-from engine.core import KEYWORDS, Deal, Game, Options, RulesError, is_action, option
+from engine.core import (
+    KEYWORDS,
+    Deal,
+    Game,
+    Options,
+    RulesError,
+    check_one_deck,
+    is_action,
+    option,
+)
 from engine.events import CardsDrawn, DealScored, Event, TrickTaken
 from engine.text import TN, T
 
@@ -368,8 +377,7 @@ class CaliforniaJack(Game):
         }
 
     def seat_view(self, seat: int) -> dict[str, Any]:
-        if not 0 <= seat < self.players:
-            raise ValueError(T("There is no seat {seat}.", seat=seat))
+        self.check_seat(seat)
         view = self.public_view()
         view["seat"] = seat
         view["hand"] = [CODE[c] for c in sorted_hand(self._hands[seat])]
@@ -429,14 +437,7 @@ def _check_deal(deal: Deal) -> None:
     dealt = (*deal.hands[0], *deal.hands[1], *deal.stock)
     if set(dealt) == _DECK_SET:  # 52 cards, all different: exactly one deck
         return
-    seen: set[int] = set()
-    for c in dealt:
-        if not 0 <= c < len(DECK):
-            raise RulesError(T("California Jack is played with one 52-card deck and no "
-                               "jokers."))
-        if c in seen:
-            raise RulesError(T("The {card} is dealt twice.", card=label(c)))
-        seen.add(c)
+    check_one_deck(dealt, CaliforniaJack.TITLE)
 
 
 def _copy_result(result: dict[str, Any] | None) -> dict[str, Any] | None:

@@ -202,6 +202,21 @@ def same_cards(a: Iterable[int], b: Iterable[int]) -> bool:
     return sorted(a) == sorted(b)
 
 
+def check_one_deck(dealt: Iterable[object], game: str) -> None:
+    """Refuse dealt cards that are not cards of one 52-card deck without jokers, each
+    at most once (``RulesError`` naming the first wrong one)."""
+    seen: set[int] = set()
+    for c in dealt:
+        if c == cards.JOKER:
+            raise RulesError(T("{game} is played with one 52-card deck and no jokers.",
+                               game=game))
+        if not isinstance(c, int) or isinstance(c, bool) or not 0 <= c < cards.JOKER:
+            raise RulesError(T("{card} is not a card.", card=repr(c)))
+        if c in seen:
+            raise RulesError(T("The {card} is dealt twice.", card=cards.label(c)))
+        seen.add(c)
+
+
 # ---------------------------------------------------------------- the game shape
 
 
@@ -438,6 +453,11 @@ class Game(ABC):
     @abstractmethod
     def seat_view(self, seat: int) -> dict[str, Any]:
         """What ``seat`` may see: the public view plus its own hidden cards."""
+
+    def check_seat(self, seat: int) -> None:
+        """Refuse a seat the table does not have (``RulesError``)."""
+        if not 0 <= seat < self.players:
+            raise RulesError(T("There is no seat {seat}.", seat=seat))
 
     # -- copies, records, plain data ----------------------------------------
 

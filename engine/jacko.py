@@ -75,6 +75,7 @@ from engine.core import (
     RulesError,
     action_code,
     action_label,
+    check_one_deck,
     is_action,
     option,
 )
@@ -97,7 +98,6 @@ _QUEEN, _KING = -1, -2
 BASE: tuple[int, ...] = tuple(
     {11: 0, 12: _QUEEN, 13: _KING, 14: 1}.get(RANK[c], RANK[c]) for c in range(52)
 )
-SUIT_SINGULAR = ("spade", "heart", "club", "diamond")  # people read cards.A_SUIT_TEXTS
 # Why points were scored (``PointsScored.reason``).
 MADE_ELEVEN, HELD_ELEVEN, ROUND = "made eleven", "held eleven", "round"
 
@@ -449,9 +449,7 @@ class Jacko(Game):
                 for seat, c, value, points in self._round]
 
     def seat_view(self, seat: int) -> dict[str, Any]:
-        if seat not in (0, 1):
-            raise RulesError(T("There is no seat {seat} in {game}.", seat=seat,
-                               game=self.TITLE))
+        self.check_seat(seat)
         view = self.public_view()
         hand = self._hands[seat]
         view["seat"] = seat
@@ -492,17 +490,7 @@ def _check_deal(deal: Deal) -> None:
     if deal.first is not None:
         raise RulesError(T("A Jacko deal names no first seat: the player with more spades "
                            "leads."))
-    seen: set[int] = set()
-    for hand in deal.hands:
-        for c in hand:
-            if c == JOKER:
-                raise RulesError(T("{game} is played without jokers.", game=Jacko.TITLE))
-            if not isinstance(c, int) or isinstance(c, bool) or not 0 <= c < 52:
-                raise RulesError(T("{card} is not a card.", card=repr(c)))
-            if c in seen:
-                # Translators: {card} is a card's code (TH for the ten of hearts).
-                raise RulesError(T("The card {card} is dealt twice.", card=CODE[c]))
-            seen.add(c)
+    check_one_deck((c for hand in deal.hands for c in hand), Jacko.TITLE)
     sizes = [len(hand) for hand in deal.hands]
     if sizes != [HAND_SIZE, HAND_SIZE]:
         raise RulesError(T("Each hand must hold 26 cards, not {first} and {second}.",

@@ -36,6 +36,12 @@ class Text(str):
         obj.params = params
         return obj
 
+    def filled(self, **params: Any) -> Text:
+        """The same sentence with these parameters (a table of sentences written once
+        with ``T``, filled in where used)."""
+        return Text(self.msgid, plural=self.plural, n=self.n, context=self.context,
+                    **{**self.params, **params})
+
     def __reduce__(self) -> tuple[Any, ...]:
         return (_rebuild, (self.to_data(),))
 

@@ -93,7 +93,7 @@ def _good() -> list[list[int]]:
     (lambda h: Deal([h[0] + [h[1].pop()], h[1]]), "26 cards, not 27 and 25"),
     (lambda h: Deal([h[0][:-1], h[1]]), "26 cards, not 25 and 26"),
     (lambda h: Deal([[*h[0][:-1], h[1][0]], h[1]]), "dealt twice"),
-    (lambda h: Deal([[*h[0][:-1], JOKER], h[1]]), "without jokers"),
+    (lambda h: Deal([[*h[0][:-1], JOKER], h[1]]), "no jokers"),
     (lambda h: Deal([[*h[0][:-1], 60], h[1]]), "not a card"),
 ])
 def test_deals_that_are_not_the_deck_are_refused(make, reason: str) -> None:

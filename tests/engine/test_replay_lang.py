@@ -7,7 +7,6 @@ visibly the translated one, nested sentences (a card's name in a reason) include
 
 from __future__ import annotations
 
-import gettext
 import json
 import random
 
@@ -18,26 +17,7 @@ from engine.__main__ import main
 from engine.core import action_code
 from engine.jazz import Jazz
 from engine.records import ReplayError, replay
-
-
-class Marking(gettext.NullTranslations):
-    """Each id, marked with the language: ``[sv] It is not your turn.``"""
-
-    def __init__(self, language: str) -> None:
-        super().__init__()
-        self.language = language
-
-    def gettext(self, message: str) -> str:
-        return f"[{self.language}] {message}"
-
-    def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
-        return f"[{self.language}] {msgid1 if n == 1 else msgid2}"
-
-    def pgettext(self, context: str, message: str) -> str:
-        return f"[{self.language}] {message}"
-
-    def npgettext(self, context: str, msgid1: str, msgid2: str, n: int) -> str:
-        return f"[{self.language}] {msgid1 if n == 1 else msgid2}"
+from tests.locales.marking import Marking
 
 
 @pytest.fixture

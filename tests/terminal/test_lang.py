@@ -7,7 +7,6 @@ without going through the catalogue.
 
 from __future__ import annotations
 
-import gettext
 import io
 
 import pytest
@@ -15,29 +14,12 @@ import pytest
 import locales
 from engine import registry
 from terminal.__main__ import main
+from tests.locales.marking import Marking
 
 SHORT = {"jacko": ["--option", "target=25"], "california_jack": ["--option", "target=3"],
          "attackjack": ["--option", "choice=true", "--option", "blind=true"]}
 
 
-class Marking(gettext.NullTranslations):
-    """Each id, marked with the language: ``[sv] You pass.``"""
-
-    def __init__(self, language: str) -> None:
-        super().__init__()
-        self.language = language
-
-    def gettext(self, message: str) -> str:
-        return f"[{self.language}] {message}"
-
-    def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
-        return f"[{self.language}] {msgid1 if n == 1 else msgid2}"
-
-    def pgettext(self, context: str, message: str) -> str:
-        return f"[{self.language}] {message}"
-
-    def npgettext(self, context: str, msgid1: str, msgid2: str, n: int) -> str:
-        return f"[{self.language}] {msgid1 if n == 1 else msgid2}"
 
 
 def played(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
