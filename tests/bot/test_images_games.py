@@ -9,6 +9,7 @@ import io
 import pytest
 from PIL import Image
 
+import locales
 from benchmarks.images import states, ui_for
 from bot.images import draw
 from bot.images.scene import Scene
@@ -53,9 +54,16 @@ def check_png(scene: Scene) -> int:
     return len(data)
 
 
+@pytest.mark.parametrize("language", locales.LANGUAGES)
 @pytest.mark.parametrize(("game_id", "players", "options", "seeds"), CASES,
                          ids=[f"{c[0]}-{c[1]}-{i}" for i, c in enumerate(CASES)])
-def test_every_state_draws_inside_its_canvas(game_id, players, options, seeds):
+def test_every_state_draws_inside_its_canvas(game_id, players, options, seeds, language):
+    """In every language: a longer translation must still fit its picture."""
+    with locales.speaking(language):
+        draw_every_state(game_id, players, options, seeds)
+
+
+def draw_every_state(game_id, players, options, seeds):
     ui = ui_for(game_id)
     names = NAMES[:players]
     table_sizes, hand_sizes = set(), set()
