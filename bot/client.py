@@ -20,7 +20,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import locales
-from bot import answers, commandsync, replies, views
+from bot import answers, commandsync, components, replies
 from bot.ai import AIRunner
 from bot.command_text import CatalogueTranslator
 from bot.croupier import Croupier
@@ -124,7 +124,7 @@ class CardTableBot(commands.AutoShardedBot):
             self.health = HealthServer(self.metrics, lambda: self.is_ready() and self.is_set_up,
                                        self.settings.health_host, self.settings.health_port)
             await self.health.start()
-        self.add_dynamic_items(*views.DYNAMIC_ITEMS)
+        self.add_dynamic_items(*components.DYNAMIC_ITEMS)
         present = set(available_games())
         for extension, game in self.extensions_wanted.items():
             if game is not None and game not in present:

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot import custom_ids, views
+from bot import components, custom_ids, views
 
 TABLE_IDS = st.text("0123456789abcdef", min_size=6, max_size=16)
 STEPS = st.integers(min_value=0, max_value=10**12 - 1)
@@ -55,6 +55,6 @@ def test_building_a_bad_id_raises():
 ])
 def test_each_dynamic_item_claims_exactly_its_own_ids(item, text):
     # discord.py routes a click by fullmatch on the templates: exactly one must match.
-    matching = [cls for cls in views.DYNAMIC_ITEMS
+    matching = [cls for cls in components.DYNAMIC_ITEMS
                 if re.fullmatch(cls.__discord_ui_compiled_template__, text)]
     assert matching == [item]

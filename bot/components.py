@@ -1,0 +1,18 @@
+"""Every persistent component the bot registers (``DynamicItem`` classes), in one list.
+
+Each feature keeps its own buttons beside its handler (the table's in
+``bot.views``); the bot registers all of them at start-up from here, so a click
+on any of them is routed after a restart too.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from bot import views
+
+DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
+    *views.DYNAMIC_ITEMS,
+)
