@@ -15,7 +15,7 @@ from typing import Any
 import discord
 
 import locales
-from bot import images, render, views
+from bot import host_controls, images, nudges, render, views
 from bot.attachments import Picture, show
 from bot.games import GameUI
 from bot.manager import TableManager
@@ -48,11 +48,13 @@ class Board:
     def _message(self, table: Table) -> dict[str, Any]:
         ui = self.uis[table.game_id]
         if table.status == LOBBY:
-            full = len(table.seats) >= table.engine.MAX_PLAYERS
+            full = len(table.seats) >= table.seat_range[1]  # as the options allow
+            lobby = views.lobby_view(table.table_id, table.step, table.count_fits,
+                                     can_add_ai=not full,
+                                     can_remove_ai=len(table.humans) < len(table.seats),
+                                     ai=table.ai_allowed)
             return {"content": None, "embed": ui.lobby_embed(table),
-                    "view": views.lobby_view(table.table_id, table.step, table.count_fits,
-                                             can_add_ai=not full,
-                                             can_remove_ai=len(table.humans) < len(table.seats))}
+                    "view": host_controls.add_to_lobby(lobby, table)}
         if table.game is None:  # a lobby that closed
             embed = discord.Embed(title=_("{game}: closed", game=ui.title), colour=ui.COLOUR,
                                   description="\n".join(say(e) for e in table.events)
@@ -68,7 +70,8 @@ class Board:
         turn = (_("{player} to play", player=render.mention(table.seats[seat].user_id))
                 if seat is not None and table.automation() is None else None)
         return {"content": turn, "embed": show(embed, picture),
-                "view": views.table_view(table.table_id, table.step), **pictured}
+                "view": nudges.add_to_table(views.table_view(table.table_id, table.step),
+                                            table), **pictured}
 
     def picture(self, table: Table, view: dict[str, Any]) -> Picture | None:
         """The table as a picture, drawn from the public view only (None: images off)."""

@@ -35,7 +35,8 @@ from engine.registry import available_games, specs
 log = logging.getLogger(__name__)
 
 # The extensions every bot loads, beside each game's cog.
-SHARED_EXTENSIONS = ("cogs.help", "cogs.leaderboard", "cogs.stats", "cogs.history")
+SHARED_EXTENSIONS = ("cogs.help", "cogs.leaderboard", "cogs.stats", "cogs.history",
+                     "cogs.settings")
 
 
 def default_extensions() -> dict[str, str | None]:

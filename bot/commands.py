@@ -14,7 +14,7 @@ from typing import Any
 import discord
 
 import locales
-from bot import render, replies
+from bot import render, replies, server_settings, table_setup
 from bot.board import Board, save_posts
 from bot.clicks import Clicks
 from bot.endings import Endings
@@ -72,22 +72,40 @@ class Commands:
                          raw_options: dict[str, Any], hands: str | None,
                          turn_timer: int | None, images: bool | None = None,
                          language: str | None = None) -> None:
-        """``/<game> start``: a lobby in this channel, its opener seated as host."""
+        """``/<game> start``: a lobby in this channel, its opener seated as host.
+
+        ``turn_timer`` is in seconds (0: no timer; None: not given)."""
         channel_id = interaction.channel_id or 0
-        problem = self._start_problem(interaction, channel_id)
+        settings = await server_settings.read(self.manager.store, interaction.guild_id)
+        threaded = table_setup.opens_thread(settings, interaction)
+        problem = (table_setup.channel_refusal(settings, interaction)
+                   or self._start_problem(interaction, channel_id, threaded))
         options: Options | None = None
         if problem is None:
             try:
-                options = ui.ENGINE.OPTIONS.from_dict(raw_options)
+                options = ui.ENGINE.OPTIONS.from_dict(table_setup.with_house_rules(
+                    settings, ui.GAME_ID, ui.ENGINE.OPTIONS, raw_options))
             except OptionError as error:
                 problem = say(error)
         if problem is not None or options is None:
             await replies.reply(interaction, problem)
             return
+        thread = await table_setup.open_thread(interaction, ui.title) if threaded else None
+        if threaded and thread is None:
+            await replies.reply(interaction, _("I could not open a thread for the game just "
+                                               "now, so no table was opened. Please try "
+                                               "again."))
+            return
         table = self._new_table(interaction, ui, options, hands, turn_timer)
-        table.language = table_language(interaction, language)
+        if turn_timer is None:  # none given: the server's default timer, else the bot's
+            table.turn_timer = table_setup.turn_timer(settings, table.turn_timer)
+        if thread is not None:  # the game's own thread
+            table.channel_id, table.channel_name = thread.id, thread.name
+        table.language = table_language(interaction, language or settings.language)
+        table.ai_allowed, table.hints_allowed = settings.ai_allowed, settings.hints_allowed
         # Pictures need Attach Files: without it they are left out, and the text says so.
-        table.images = images is not False and can_attach(interaction)
+        wanted = settings.images if images is None else images
+        table.images = wanted and can_attach(interaction)
         try:
             await self.manager.open(table)
         except TableError as error:  # another start in this channel got there first
@@ -111,20 +129,22 @@ class Commands:
         opened = _("Your {game} table is open: {link}\nFriends press **Join**; you press "
                    "**Start** when {players} players are seated.", game=ui.title,
                    link=message.jump_url, players=table.player_range())
-        if images is not False and not table.images:
+        if wanted and not table.images:
             opened += "\n" + _("Pictures are off at this table: I lack the Attach Files "
                                "permission here.")
         await replies.reply(interaction, opened)
 
-    def _start_problem(self, interaction: discord.Interaction, channel_id: int) -> str | None:
-        existing = self.manager.in_channel(channel_id)
+    def _start_problem(self, interaction: discord.Interaction, channel_id: int,
+                       threaded: bool = False) -> str | None:
+        # A table in a thread of its own cannot meet one in this channel.
+        existing = None if threaded else self.manager.in_channel(channel_id)
         if existing is not None:
             where = render.jump_url(existing.guild_id, existing.channel_id,
                                     existing.posts.message_id)
             return _("There is already a table of {game} in this channel: {link}\nOne game "
                      "at a time per channel; a thread counts as its own channel.",
                      game=existing.title, link=where)
-        missing = missing_permissions(interaction)
+        missing = missing_permissions(interaction, threaded)
         if missing:
             return _n("I cannot run a table here: I am missing the permission {permissions} "
                       "in this channel. Ask a moderator to grant it, or start the game in "
@@ -134,19 +154,23 @@ class Commands:
                       "another channel.", len(missing), permissions=", ".join(missing))
         return None
 
+    def table_rng(self) -> random.Random | None:
+        """A new table's own Random when a seed was given (tests), else None (its default)."""
+        return random.Random(self._seeds.getrandbits(64)) if self._seeds is not None else None
+
     def _new_table(self, interaction: discord.Interaction, ui: GameUI, options: Options,
                    hands: str | None, turn_timer: int | None) -> Table:
         now = self.clock.now()
         user = interaction.user
         channel = interaction.channel
-        rng = (random.Random(self._seeds.getrandbits(64)) if self._seeds is not None
-               else None)
+        rng = self.table_rng()
         table = Table(
             table_id=new_table_id(), game_id=ui.GAME_ID, engine=ui.ENGINE,
             guild_id=interaction.guild_id, channel_id=interaction.channel_id or 0,
             host_id=user.id, created_at=now, options=options,
             hands=hands if hands in HANDS_MODES else "dm",
-            turn_timer=float(turn_timer * 60) if turn_timer else float(self.timing.turn_timer),
+            # Seconds (bot.durations.parse_duration), 0 = off; None: not given.
+            turn_timer=float(turn_timer if turn_timer is not None else self.timing.turn_timer),
             lobby_idle=self.timing.lobby_idle,
             guild_name=interaction.guild.name if interaction.guild else "",
             channel_name=getattr(channel, "name", "") or "", last_activity=now)
@@ -240,10 +264,13 @@ def can_attach(interaction: discord.Interaction) -> bool:
     return bot_permissions(interaction).attach_files
 
 
-def missing_permissions(interaction: discord.Interaction) -> list[str]:
-    """The permissions a table needs that the bot lacks in the interaction's channel."""
+def missing_permissions(interaction: discord.Interaction, threaded: bool = False) -> list[str]:
+    """The permissions a table needs that the bot lacks in the interaction's channel
+    (``threaded``: in a thread it opens there)."""
     perms, channel = bot_permissions(interaction), interaction.channel
     needed = list(REQUIRED_PERMISSIONS)
-    if isinstance(channel, discord.Thread):
+    if isinstance(channel, discord.Thread) or threaded:
         needed[1] = ("send_messages_in_threads", T("Send Messages in Threads"))
+    if threaded:
+        needed.append(("create_public_threads", T("Create Public Threads")))
     return [say(label) for attr, label in needed if not getattr(perms, attr)]

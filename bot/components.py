@@ -11,8 +11,11 @@ from typing import Any
 
 import discord
 
-from bot import views
+from bot import hints, host_controls, nudges, rematch, series, views
 
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     *views.DYNAMIC_ITEMS,
+    rematch.RematchButton, series.EndSeriesButton, hints.HintButton,
+    *host_controls.DYNAMIC_ITEMS,
+    nudges.NudgeButton,
 )

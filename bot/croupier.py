@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Sequence
 
 import discord
 
@@ -31,11 +32,16 @@ from bot.endings import Endings
 from bot.games import GameUI
 from bot.hands import Hands
 from bot.health import Metrics
+from bot.hints import Hints
+from bot.host_controls import HostControls
 from bot.lobby import Lobby
 from bot.manager import TableManager
 from bot.moves import Moves
+from bot.nudges import Nudges
 from bot.posting import Poster
 from bot.presenter import Presenter
+from bot.rematch import Rematches
+from bot.series import Series
 from bot.settings import Timing
 from bot.step import Steps
 from bot.storage import Store
@@ -77,14 +83,29 @@ class Croupier:
                            self.driver, store, uis, clock)
         self.moves = Moves(self.clicks, self.steps, self.presenter, self.board, self.hands,
                            self.driver, clock)
+        self.hints = Hints(self.clicks, self.steps, self.board, self.ai)  # the Hint button
+        # The table's Nudge button (bot.nudges).
+        self.nudges = Nudges(self.clicks, self.steps, self.manager, self.hands, clock)
         self.commands = Commands(self.manager, self.clicks, self.lobby, self.moves, self.board,
                                  self.endings, self.timers, uis, timing, clock, seed)
+        # The host's lobby controls: remove a player, change the options (bot.host_controls).
+        self.host_controls = HostControls(self.clicks, self.steps, self.board, self.timers,
+                                          uis, clock)
+        # What follows a finished game: a rematch, a series' next deal (bot.rematch, .series).
+        self.rematches = Rematches(self.manager, store, self.lobby, self.endings, uis, clock,
+                                   self.commands.table_rng)
+        self.series = Series(self.manager, self.steps, self.clicks, self.lobby, self.endings,
+                             self.rematches, self.poster, self.timers, store, uis, timing, clock)
+        self.endings.sequel = self.series
 
     def _engine_of(self, game_id: str) -> type[Game] | None:
         ui = self.uis.get(game_id)
         return ui.ENGINE if ui is not None else None
 
     async def _on_due(self, table_id: str, kind: str) -> None:
+        if kind == "series":  # a series' next deal starts (bot.series)
+            await self.series.due(table_id)
+            return
         await self.deadlines.on_due(table_id, kind)
 
     # -- what the components and commands call ---------------------------------------
@@ -99,6 +120,23 @@ class Croupier:
     async def move_click(self, interaction: discord.Interaction, table_id: str, step: int,
                          code: str) -> None:
         await self.moves.move_click(interaction, table_id, step, code)
+
+    async def host_click(self, interaction: discord.Interaction, table_id: str, step: int,
+                         kind: str, option: str, values: Sequence[str]) -> None:
+        await self.host_controls.click(interaction, table_id, step, kind, option, values)
+
+    async def rematch_click(self, interaction: discord.Interaction, table_id: str) -> None:
+        await self.rematches.click(interaction, table_id)
+
+    async def end_series_click(self, interaction: discord.Interaction, series_id: str) -> None:
+        await self.series.end_click(interaction, series_id)
+
+    async def hint_click(self, interaction: discord.Interaction, table_id: str,
+                         step: int) -> None:
+        await self.hints.click(interaction, table_id, step)
+
+    async def nudge_click(self, interaction: discord.Interaction, table_id: str) -> None:
+        await self.nudges.click(interaction, table_id)
 
     # -- lifecycle ---------------------------------------------------------------------
 
@@ -131,7 +169,8 @@ class Croupier:
             await self.board.edit_now(table)
             seat = table.to_act
             if seat is not None and table.automation() is None:
-                await self.hands.send(table, seat)
+                # (A turn notice the old process posted stays: no second ping.)
+                await self.hands.tell_turn(table, seat, renew=False)
             await save_posts(self.manager, table)
         self.driver.kick(table)
 

@@ -9,16 +9,16 @@ from __future__ import annotations
 
 import contextlib
 
-from bot import render
+from bot import render, turn_notices
 from bot.ai import TAKEOVER_LEVEL
-from bot.board import Board
+from bot.board import Board, save_posts
 from bot.driver import Driver, playing
+from bot.durations import next_reminder
 from bot.endings import Endings
 from bot.hands import Hands
 from bot.manager import TableManager
 from bot.posting import DMClosed, Poster
 from bot.presenter import Presenter
-from bot.replies import PINGS
 from bot.step import Steps
 from bot.tables import LOBBY, Table
 from bot.timers import Clock
@@ -65,10 +65,12 @@ class Deadlines:
         await self.board.edit(table)
 
     async def _remind(self, table: Table) -> None:
-        def forget_reminder(t: Table) -> None:
-            t.reminder_at = None
+        now = self.clock.now()
 
-        await self.steps.apply(table, forget_reminder)
+        def next_reminder_only(t: Table) -> None:  # a long turn may remind once more
+            t.reminder_at = next_reminder(t.turn_timer, t.turn_deadline, now)
+
+        await self.steps.apply(table, next_reminder_only)
         self.driver.timers.schedule(table)
         seat = table.to_act
         if seat is None or table.turn_deadline is None:
@@ -89,8 +91,9 @@ class Deadlines:
         with speaking(table.language):  # the channel reads the table's language
             text = _("⏳ {player}, it is your turn; time runs out {when}. Your cards are "
                      "under **My hand**.", player=mention, when=when)
-        await self.poster.send(table.channel_id, table.guild_id, allowed_mentions=PINGS,
-                               content=text)
+        # It replaces their turn notice (a fresh ping), and goes like it when the turn ends.
+        await turn_notices.tell(self.poster, table, seat, text)
+        await save_posts(self.manager, table)
 
     async def _time_out(self, table: Table) -> None:
         seat = table.to_act

@@ -11,8 +11,11 @@ from __future__ import annotations
 import contextlib
 import logging
 from datetime import UTC, datetime
+from typing import Protocol
 
-from bot import render
+import discord
+
+from bot import hints, render, turn_notices
 from bot.board import Board
 from bot.games import GameUI
 from bot.manager import TableManager
@@ -29,6 +32,15 @@ from locales import _, speaking
 log = logging.getLogger(__name__)
 
 
+class Sequel(Protocol):
+    """What follows a finished game (``bot.series``): a series counts the deal in its
+    standings; the result gets its buttons (Rematch, End series) and the next deal."""
+
+    def count(self, table: Table) -> None: ...
+
+    async def follow(self, table: Table, embed: discord.Embed) -> discord.ui.View | None: ...
+
+
 class Endings:
     def __init__(self, store: Store, manager: TableManager, poster: Poster, board: Board,
                  uis: dict[str, GameUI], timers: TableTimers, tasks: TableTasks, clock: Clock):
@@ -40,11 +52,14 @@ class Endings:
         self.timers = timers
         self.tasks = tasks
         self.clock = clock
+        self.sequel: Sequel | None = None  # set by the croupier (bot.series)
 
     async def finish(self, table: Table) -> None:
         """The game is over: results, the record, and the table closed."""
         table.status = FINISHED
         table.turn_deadline = table.reminder_at = None
+        if self.sequel is not None:
+            self.sequel.count(table)  # before the final save: a series' standings
         await self.close(table)
         await self.record(table, completed=True)
         game = table.game
@@ -52,8 +67,13 @@ class Endings:
         mentions = " ".join(f"<@{s.user_id}>" for s in table.humans)
         with speaking(table.language):  # the channel reads the table's language
             embed = self.uis[table.game_id].final_embed(table, game)
+            if table.hinted:
+                hints.note_on_result(embed)
+        # After the record, so a series' next deal sees the chips this one moved.
+        view = await self.sequel.follow(table, embed) if self.sequel is not None else None
         await self.poster.send(table.channel_id, table.guild_id, allowed_mentions=PINGS,
-                               content=render.content(f"🏁 {mentions}"), embed=embed)
+                               content=render.content(f"🏁 {mentions}"), embed=embed,
+                               **({"view": view} if view is not None else {}))
         await self.board.edit(table)
 
     async def stop(self, table: Table, by: int | None, why: Text) -> None:
@@ -65,6 +85,7 @@ class Endings:
         table.turn_deadline = table.reminder_at = None
         table.events = [why]
         await self.close(table)
+        await turn_notices.withdraw(self.poster, table)  # nobody's turn any more
         if was_playing:
             await self.record(table, completed=False)
         await self.board.edit(table)
@@ -121,8 +142,11 @@ def finished_game(table: Table, ui: GameUI, completed: bool, now: float) -> Fini
                         points=totals[i], place=places[i], won=i in winners, chips=chips[i])
              for i, s in enumerate(table.seats)]
     started = table.started_at if table.started_at is not None else table.created_at
+    record = game.to_record()
+    if table.hinted:  # records.md: other top-level keys are ignored by a replay
+        record = {**record, "hinted": sorted(table.hinted)}
     return FinishedGame(guild_id=table.guild_id or 0, channel_id=table.channel_id,
                         game=table.game_id, started_at=datetime.fromtimestamp(started, UTC),
                         ended_at=datetime.fromtimestamp(now, UTC), completed=completed,
-                        record=game.to_record(), seats=seats, table_id=table.table_id,
-                        stakes=stakes)
+                        record=record, seats=seats, table_id=table.table_id,
+                        stakes=stakes, hinted=bool(table.hinted))

@@ -17,18 +17,19 @@ from discord import app_commands
 from discord.ext import commands
 
 import locales
-from bot import render
+from bot import render, replies
 from bot.client import CardTableBot
 from bot.commands import Commands
+from bot.durations import DurationError, parse_duration
 from bot.games import GameUI
 from bot.tables import HANDS_MODES
 from engine.registry import available_games
 from engine.text import T
+from locales import say
 
 log = logging.getLogger(__name__)
 
 DESCRIPTION_LIMIT = 100
-TURN_TIMER_RANGE = (1, 60)  # minutes
 
 
 def option_annotation(f: dataclasses.Field) -> Any:
@@ -62,10 +63,10 @@ TABLE_OPTIONS = {
                 "button")),
     "images": (Optional[bool],  # noqa: UP045
                T("Pictures of the table and of your hand beside the text (default on)")),
-    "turn_timer": (Optional[app_commands.Range[int, TURN_TIMER_RANGE[0],  # noqa: UP045
-                                               TURN_TIMER_RANGE[1]]],
-                   T("Minutes a player has for a move before the bot plays for them "
-                     "(default 5)")),
+    # Typed as words (bot.durations): off, 90 (minutes), 30m, 2h, 1d; 1 minute to 14 days.
+    "turn_timer": (Optional[str],  # noqa: UP045
+                   T("Time for a move before the bot plays: off, 90 (minutes), 30m, 2h, 1d "
+                     "(default 5m, or the server's)")),
     "language": (Optional[str],  # noqa: UP045  (its choices: locales.LANGUAGES)
                  T("The language of the table and its notices (default: the server's)")),
 }
@@ -128,8 +129,14 @@ class GameCog(commands.Cog):
 
         async def start(interaction: discord.Interaction, **chosen: Any) -> None:
             options = {k: v for k, v in chosen.items() if k in engine_options and v is not None}
+            typed = chosen.get("turn_timer")
+            try:  # seconds, 0 = off; None: not given (the server's default applies)
+                timer = parse_duration(typed) if typed is not None else None
+            except DurationError as error:
+                await replies.reply(interaction, say(error))
+                return
             await self.commands.open_table(interaction, ui, options, chosen.get("hands"),
-                                           chosen.get("turn_timer"), chosen.get("images"),
+                                           timer, chosen.get("images"),
                                            chosen.get("language"))
 
         start.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]

@@ -9,6 +9,7 @@ message.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
@@ -16,10 +17,11 @@ import discord
 
 from bot import render
 from bot.autoplay import simple_action
+from bot.durations import describe_duration
 from bot.images import scene as pictures
 from bot.storage import Store
 from bot.tables import LOBBY, PLAYING, Table
-from engine.core import Game, Options
+from engine.core import Game, Options, choice_label, option_label
 from engine.registry import game_class
 from locales import _, _n, say
 
@@ -34,6 +36,9 @@ class GameUI:
     RULES: ClassVar[str] = ""
     BLURB: ClassVar[str] = ""
     JOKERS: ClassVar[bool] = False  # the deck has jokers: the hand picture gets their row
+    # A game of one deal played as a series (AttackJack): after each result the next deal
+    # starts by itself, with the players' standings over the series (bot.series).
+    SERIES: ClassVar[bool] = False
 
     def __init__(self) -> None:
         # Resolved through the registry so a cog module imports no engine at import time:
@@ -131,8 +136,11 @@ class GameUI:
                             if s.user_id == table.host_id
                             else discord.utils.escape_markdown(s.name))
             for i, s in enumerate(table.seats)) or _("Nobody yet.")
+        description = self.lobby_text(table)
+        if table.events:  # what the host changed (a player removed, an option)
+            description += "\n\n" + "\n".join(f"› {say(e)}" for e in table.events)
         embed = discord.Embed(title=_("{game}: a new table", game=self.title),
-                              colour=self.COLOUR, description=self.lobby_text(table))
+                              colour=self.COLOUR, description=description)
         embed.add_field(name=_("Players ({seated}, {needed} needed)", seated=len(table.seats),
                                needed=table.player_range()),
                         value=names, inline=False)
@@ -152,14 +160,19 @@ class GameUI:
         return f"{press}\n{closes}"
 
     def options_text(self, table: Table) -> str:
-        options = table.options.to_dict()
-        parts = [f"`{name}`: {_value_text(value)}" for name, value in options.items()]
+        """The table's options, one a line, each by its name for people and its value in
+        words: "Sevens bonus: 10", "Norwegian variant: off"."""
+        values = table.options.to_dict()
+        parts = [option_line(f, values[f.name]) for f in dataclasses.fields(table.options)]
         # Translators: the `hands` option: each player's cards come in a DM, or only under
         # the table's My hand button.
         hands = _("by DM") if table.hands == "dm" else _("My hand button only")
-        parts.append(f"`hands`: {hands}")
-        parts.append(f"`turn_timer`: {_minutes(table.turn_timer)}")
-        return " · ".join(parts)
+        # Translators: the table's setting of where the hands are shown, as in "Hands: by DM"
+        parts.append(_("{option}: {value}", option=_("Hands"), value=hands))
+        # Translators: the time a player has for a move, as in "Turn timer: 5 minutes"
+        parts.append(_("{option}: {value}", option=_("Turn timer"),
+                       value=describe_duration(table.turn_timer)))
+        return "\n".join(parts)
 
     def table_embed(self, table: Table, view: dict[str, Any]) -> discord.Embed:
         """The public table: drawn from ``view`` (= ``game.public_view()``) only."""
@@ -269,7 +282,7 @@ class GameUI:
         text = say(self.RULES).strip()
         fields = self.ENGINE.OPTIONS.__dataclass_fields__
         current = (options if options is not None else self.ENGINE.OPTIONS()).to_dict()
-        lines = [f"• `{name}` = {_value_text(current[name])}: {say(f.metadata.get('help', ''))}"
+        lines = [f"• **{option_line(f, current[name])}** — {say(f.metadata.get('help', ''))}"
                  for name, f in fields.items()]
         heading = _options()
         return render.clip(f"{text}\n\n**{heading}**\n" + "\n".join(lines), 1900)
@@ -321,22 +334,22 @@ def _running(points: Sequence[Sequence[int]], players: int) -> list[int]:
     return [sum(deal[seat] for deal in points) for seat in range(players)]
 
 
-def _value_text(value: Any) -> str:
+def option_value_text(f: dataclasses.Field, value: Any) -> str:
+    """An option's value in words, in the current language: on/off, a choice's words, a
+    number."""
     if isinstance(value, bool):
         # Translators: an option's value: switched on, switched off.
         return _("on") if value else _("off")
+    if isinstance(value, str):
+        return say(choice_label(f, value))
     return say(value)
 
 
-def _minutes(seconds: float) -> str:
-    if seconds <= 0:
-        return _("off")
-    if seconds % 60 == 0:
-        # Translators: a time limit in minutes, abbreviated.
-        return _("{minutes} min", minutes=int(seconds // 60))
-    shown = format(seconds, "g")
-    # Translators: a time limit in seconds, abbreviated.
-    return _("{seconds} s", seconds=shown)
+def option_line(f: dataclasses.Field, value: Any) -> str:
+    """An option by its name for people and its value: "Sevens bonus: 10"."""
+    # Translators: an option and its value, as in "Sevens bonus: 10" or "Blind card: on"
+    return _("{option}: {value}", option=say(option_label(f)),
+             value=option_value_text(f, value))
 
 
 def game_status_text(table: Table, ui: GameUI) -> str:

@@ -7,6 +7,8 @@ edits the lobby message and answers on its own.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import discord
 
 from bot import replies
@@ -126,7 +128,22 @@ class Lobby:
 
     async def _start(self, interaction: discord.Interaction, table: Table) -> None:
         ui = self.uis[table.game_id]
-        user_id, now = interaction.user.id, self.clock.now()
+        await self.start_game(table, interaction.user.id)
+        with speaking(table.language):  # the lobby message: the channel reads it
+            names = ", ".join(table.names)
+            started = discord.Embed(
+                title=_("{game} has started", game=ui.title), colour=ui.COLOUR,
+                description=_("Players, in seat order: {players}. The table is just below.",
+                              players=names))
+        await replies.update(interaction, content=None, view=None, embed=started)
+        await self.show_start(table)
+
+    async def start_game(self, table: Table, user_id: int,
+                         also: Callable[[Table], None] | None = None) -> None:
+        """``user_id`` starts the game and its first deal, in one step (``also`` changes
+        the table in that step too); ``TableError`` if refused or not saved. The caller
+        holds the table's lock (a click, or ``bot.rematch``/``bot.series``)."""
+        ui, now = self.uis[table.game_id], self.clock.now()
         if user_id == table.host_id and table.count_fits:
             problem = await ui.start_problem(table, self.store)
             if problem:
@@ -135,6 +152,8 @@ class Lobby:
         def start(t: Table) -> None:
             t.start(user_id, now)
             t.run_automation("deal", now)  # the first deal, dealt at once
+            if also is not None:
+                also(t)
 
         outcome = await self.steps.apply(table, start)
         if outcome.refusal is not None:
@@ -142,15 +161,11 @@ class Lobby:
         if outcome.failed:
             raise TableError(T("Something went wrong while starting; please press Start "
                                "again."))
-        with speaking(table.language):  # the lobby message: the channel reads it
-            names = ", ".join(table.names)
-            started = discord.Embed(
-                title=_("{game} has started", game=ui.title), colour=ui.COLOUR,
-                description=_("Players, in seat order: {players}. The table is just below.",
-                              players=names))
-        await replies.update(interaction, content=None, view=None, embed=started)
-        await self.board.post(table, ping=True)
+
+    async def show_start(self, table: Table, ping: bool = True) -> None:
+        """A game just started: the table message (pinging the players), timers, hands."""
+        await self.board.post(table, ping=ping)
         self.driver.timers.schedule(table)
-        await self.hands.send_all(table)
+        await self.hands.send_all(table, tell_first=not ping)  # a ping names who plays first
         await save_posts(self.steps.manager, table)  # the table message, the DM channels
         self.driver.kick(table)

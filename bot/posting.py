@@ -63,6 +63,29 @@ class Poster:
             log.warning("cannot edit message %s: %s", message_id, error)
         return False
 
+    async def fetch(self, channel_id: int, guild_id: int | None, message_id: int
+                    ) -> discord.Message | None:
+        """One message as it is now; None if it is gone or cannot be read (logged)."""
+        try:
+            return await self.channel(channel_id, guild_id).fetch_message(message_id)
+        except discord.NotFound:
+            return None
+        except discord.HTTPException as error:
+            log.warning("cannot read message %s: %s", message_id, error)
+            return None
+
+    async def delete(self, channel_id: int, guild_id: int | None, message_id: int) -> bool:
+        """Delete one of the bot's messages; True if it is gone (also when it already was)."""
+        message = self.channel(channel_id, guild_id).get_partial_message(message_id)
+        try:
+            await message.delete()
+            return True
+        except discord.NotFound:
+            return True
+        except discord.HTTPException as error:
+            log.warning("cannot delete message %s: %s", message_id, error)
+            return False
+
     async def dm_channel(self, user_id: int, known: int | None) -> discord.abc.Messageable:
         if known is not None:
             return self.client.get_partial_messageable(known, type=discord.ChannelType.private)

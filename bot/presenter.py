@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import discord
 
-from bot import replies
+from bot import replies, turn_notices
 from bot.board import Board, save_posts
 from bot.games import GameUI
 from bot.hands import Hands
@@ -19,6 +19,7 @@ from bot.manager import TableManager
 from bot.posting import Poster
 from bot.step import Outcome
 from bot.tables import PLAYING, StaleClick, Table
+from engine.events import Played
 from engine.text import T
 from locales import _, say, speaking
 
@@ -45,13 +46,28 @@ class Presenter:
             await replies.reply(interaction, say(SAVE_FAILED))
             return
         await self.deal_reports(outcome)  # before the answer: once, even on a crash
-        await replies.update(interaction, content=None, **self.hands.parts(table, seat))
+        played = next((e.action for e in outcome.events
+                       if isinstance(e, Played) and e.seat == seat), None)
+        line = self.hands.move_line(table, seat, played) if played is not None else None
+        again = table.to_act == seat and table.automation() is None  # their turn once more
+        in_dm = interaction.guild_id is None
+        if in_dm and line is not None and not again:
+            # The DM hand becomes one line, in this same answer; the next turn's hand comes
+            # as a new DM (it notifies). Ephemeral hands keep showing the cards.
+            await replies.update(interaction, **self.hands.collapsed(line))
+        else:
+            await replies.update(interaction, content=None, **self.hands.parts(table, seat))
         clicked = interaction.message.id if interaction.message else None
+        hand_messages = table.posts.hand_messages
         user = table.seats[seat].user_id
-        if table.posts.hand_messages.get(user) not in (None, clicked):
-            await self.hands.retire_menu(table, seat)  # played elsewhere: one live menu only
-        if interaction.guild_id is None and clicked is not None:
-            table.posts.hand_messages[user] = clicked  # that DM shows the hand now
+        if hand_messages.get(user) not in (None, clicked):
+            # Played elsewhere: one live menu only.
+            await self.hands.retire_menu(table, seat, note=line)
+        if in_dm and clicked is not None:
+            if again:
+                hand_messages[user] = clicked  # that DM shows the hand now
+            elif hand_messages.get(user) == clicked:
+                del hand_messages[user]  # collapsed: no live hand left there
         await self.after_step(table, answered=seat)
 
     async def refusal(self, interaction: discord.Interaction, outcome: Outcome) -> None:
@@ -83,8 +99,11 @@ class Presenter:
             # (A new deal or the end redraws the table in a moment; the deal's result
             # message shows how it ended.)
             await self.board.request_edit(table)
+        fresh = None
         if table.automation() is None:
             seat = table.to_act
             if seat is not None and seat != answered:
-                await self.hands.send(table, seat)
+                fresh = await self.hands.tell_turn(table, seat)  # a DM, or a mention
+        # Whoever was told of a turn before: that turn is over (they moved, or not).
+        await turn_notices.withdraw(self.poster, table, keep=fresh)
         await save_posts(self.manager, table)

@@ -44,6 +44,7 @@ class Timing:
     lobby_idle: float = 15 * 60  # a lobby without activity for this long expires
     retire_after: float = 50 * 60  # a table message this old is replaced by a fresh one
     lock_patience: float = 2.0  # wait this long for a busy table before deferring a click
+    series_pause: float = 8.0  # between the deals of a series (AttackJack), to read the result
 
 
 @dataclass(frozen=True)

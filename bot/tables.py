@@ -28,6 +28,7 @@ from typing import Any
 from bot.ai import AI_LEVELS
 from bot.ai import seat_name as ai_seat_name
 from bot.autoplay import Policy, simple_action
+from bot.durations import next_reminder
 from bot.posts import Posts
 from bot.seats import Seat
 from bot.table_lines import move_line
@@ -82,6 +83,8 @@ class Table:
     hands: str = "dm"
     images: bool = True  # pictures of the table and the hands beside the text
     language: str = "en"  # what the table message and channel notices speak (locales)
+    ai_allowed: bool = True  # the server lets the host seat AI players (/settings)
+    hints_allowed: bool = False  # the server allows hints in rated games (/settings)
     turn_timer: float = 300.0
     lobby_idle: float = 900.0
     guild_name: str = ""
@@ -95,9 +98,24 @@ class Table:
     started_at: float | None = None
     last_activity: float = 0.0
     turn_deadline: float | None = None
-    reminder_at: float | None = None
+    reminder_at: float | None = None  # the turn's next reminder (bot.durations.next_reminder)
+    nudged_at: float | None = None  # the table's last nudge (bot.nudges: rate-limited)
     events: list[Text] = field(default_factory=list)  # said in the table's language
     stopped_by: int | None = None
+    # The game after another (bot.rematch, bot.series): the finished table this one follows
+    # (a rematch or a series' next deal). A series (AttackJack) is its first table's id, the
+    # deal's number in it, each player's net over the deals so far ([user id, name, net, AI
+    # level], replaced, never changed in place: clones share it), whether the host ended it
+    # (no deal after this one), and when a next deal waiting in the lobby starts.
+    follows: str | None = None
+    series_id: str | None = None
+    series_deal: int = 0
+    series_totals: list[list[Any]] = field(default_factory=list)
+    series_over: bool = False
+    series_start_at: float | None = None
+    # The seats that asked for a hint (bot.hints), replaced, never changed in place (clones
+    # share it): a hinted game counts like a game against AI seats and changes no rating.
+    hinted: list[int] = field(default_factory=list)
     # Not part of the game's state: not versioned, not rolled back (see bot.posts).
     posts: Posts = field(default_factory=Posts, compare=False)
 
@@ -137,8 +155,30 @@ class Table:
         return self.seats[index].name if index is not None else T("the host")
 
     @property
+    def seat_range(self) -> tuple[int, int]:
+        """How many players this table may seat with its options: (fewest, most)."""
+        return self.engine.player_range(self.options)
+
+    @property
     def count_fits(self) -> bool:
-        return self.engine.MIN_PLAYERS <= len(self.seats) <= self.engine.MAX_PLAYERS
+        low, high = self.seat_range
+        return low <= len(self.seats) <= high
+
+    def _full(self, joining: bool) -> Text | None:
+        """Why one more seat is refused (None: a seat is free); the limit is named."""
+        high = self.seat_range[1]
+        if len(self.seats) < high:
+            return None
+        if high < self.engine.MAX_PLAYERS:  # the options narrow the game (Norwegian Jazz)
+            return TN("With the options chosen, {game} seats at most {n} player.",
+                      "With the options chosen, {game} seats at most {n} players.",
+                      high, game=self.title)
+        if joining:
+            return TN("The table is full: {game} is for at most {n} player.",
+                      "The table is full: {game} is for at most {n} players.",
+                      high, game=self.title)
+        return TN("{game} seats at most {n} player.", "{game} seats at most {n} players.",
+                  high, game=self.title)
 
     @property
     def to_act(self) -> int | None:
@@ -155,25 +195,25 @@ class Table:
         self._require_lobby()
         if self.seat_of(user_id) is not None:
             raise TableError(T("You are already seated at this table."))
-        if len(self.seats) >= self.engine.MAX_PLAYERS:
-            raise TableError(TN("The table is full: {game} is for at most {n} player.",
-                                "The table is full: {game} is for at most {n} players.",
-                                self.engine.MAX_PLAYERS, game=self.title))
+        full = self._full(joining=True)
+        if full is not None:
+            raise TableError(full)
         self.seats.append(Seat(user_id, name))
         self._touch(now)
 
     def add_ai(self, user_id: int, level: str, now: float) -> None:
         """The host seats an AI player of ``level`` (in the lobby, while a seat is free)."""
         self._require_lobby()
+        if not self.ai_allowed:
+            raise TableError(T("This server does not allow AI players at its tables."))
         if user_id != self.host_id:
             raise TableError(T("Only the host, {host}, can add AI players.",
                                host=self.host_name))
         if level not in AI_LEVELS:
             raise TableError(T("Unknown AI level {level}.", level=repr(level)))
-        if len(self.seats) >= self.engine.MAX_PLAYERS:
-            raise TableError(TN("{game} seats at most {n} player.",
-                                "{game} seats at most {n} players.",
-                                self.engine.MAX_PLAYERS, game=self.title))
+        full = self._full(joining=False)
+        if full is not None:
+            raise TableError(full)
         same = sum(1 for s in self.seats if s.ai == level)
         # Negative ids: never a Discord user's, so seat_of() cannot confuse them.
         user = min([s.user_id for s in self.seats] + [0]) - 1
@@ -218,8 +258,8 @@ class Table:
         if user_id != self.host_id:
             raise TableError(T("Only the host, {host}, can start the game.",
                                host=self.host_name))
-        if not self.count_fits:
-            low, high, seated = self.engine.MIN_PLAYERS, self.engine.MAX_PLAYERS, len(self.seats)
+        low, high, seated = self.engine.MIN_PLAYERS, self.engine.MAX_PLAYERS, len(self.seats)
+        if not low <= seated <= high:  # the options' narrower range: check_players, below
             if low == high:
                 raise TableError(TN("{game} needs {n} player: {seated} seated.",
                                     "{game} needs {n} players: {seated} seated.",
@@ -227,7 +267,9 @@ class Table:
             raise TableError(T("{game} needs {low} to {high} players: {seated} seated.",
                                game=self.title, low=low, high=high, seated=seated))
         try:
-            self.options.check_players(len(self.seats))
+            # Checked again as at the start command (a lobby saved before the bounds), and
+            # for this many players (Norwegian Jazz: 3 to 5).
+            type(self.options).from_dict(self.options.to_dict(), seated)
             # The first dealer is drawn by lot (each rules file); seats keep join order.
             game = self.engine(len(self.seats), self.options, self.rng.randrange(len(self.seats)))
         except (OptionError, RulesError) as error:
@@ -242,7 +284,7 @@ class Table:
     def player_range(self) -> str:
         """How many players the game takes, "3 to 7" (a ``Text``: ``say`` it, or pass it as
         a parameter of a sentence)."""
-        low, high = self.engine.MIN_PLAYERS, self.engine.MAX_PLAYERS
+        low, high = self.seat_range
         # Translators: how many players a game takes, as in "3 to 7 players"
         return str(low) if low == high else T("{low} to {high}", low=low, high=high)
 
@@ -372,7 +414,7 @@ class Table:
         """A fresh turn timer when a player (not the bot) must act, else none."""
         if self.to_act is not None and self.automation() is None and self.turn_timer > 0:
             self.turn_deadline = now + self.turn_timer
-            self.reminder_at = now + self.turn_timer / 2
+            self.reminder_at = next_reminder(self.turn_timer, self.turn_deadline, now)
         else:
             self.turn_deadline = self.reminder_at = None
 
@@ -409,6 +451,7 @@ class Table:
             "created_at": self.created_at, "options": self.options.to_dict(),
             "hands": self.hands, "images": self.images,
             "language": self.language, "turn_timer": self.turn_timer,
+            "ai_allowed": self.ai_allowed, "hints_allowed": self.hints_allowed,
             "lobby_idle": self.lobby_idle,
             "guild_name": self.guild_name, "channel_name": self.channel_name,
             "status": self.status, "step": self.step,
@@ -417,8 +460,13 @@ class Table:
             "game": self.game.to_data() if self.game is not None else None,
             "started_at": self.started_at, "last_activity": self.last_activity,
             "turn_deadline": self.turn_deadline, "reminder_at": self.reminder_at,
+            "nudged_at": self.nudged_at,
             "events": [_as_text(e).to_data() for e in self.events],
             "stopped_by": self.stopped_by,
+            "follows": self.follows, "series_id": self.series_id,
+            "series_deal": self.series_deal, "series_totals": self.series_totals,
+            "series_over": self.series_over, "series_start_at": self.series_start_at,
+            "hinted": list(self.hinted),
         }
 
     @classmethod
@@ -436,7 +484,8 @@ class Table:
                                                              "events"}
         seat_fields = {f.name for f in dataclasses.fields(Seat)}
         table = cls(engine=engine, version=version, rng=rng,
-                    options=engine.OPTIONS.from_dict(data["options"]),
+                    # Unbounded: a lobby saved before the options had bounds still loads.
+                    options=engine.OPTIONS.from_dict(data["options"], bounded=False),
                     seats=[Seat(**{k: v for k, v in s.items() if k in seat_fields})
                            for s in data["seats"]],
                     posts=(Posts.from_data(posts) if posts is not None

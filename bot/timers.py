@@ -19,7 +19,7 @@ from bot.tables import LOBBY, PLAYING, Table
 
 log = logging.getLogger(__name__)
 
-OnDue = Callable[[str, str], Awaitable[None]]  # table id, kind ("lobby", "remind", "expire")
+OnDue = Callable[[str, str], Awaitable[None]]  # table id, kind (lobby, remind, expire, series)
 
 
 class Clock(Protocol):
@@ -45,6 +45,8 @@ class SystemClock:
 def next_due(table: Table) -> tuple[float, str] | None:
     """The table's next timed event: the lobby's expiry, a turn's reminder or its expiry."""
     if table.status == LOBBY:
+        if table.series_start_at is not None:  # a series' next deal waits to start (bot.series)
+            return table.series_start_at, "series"
         return table.lobby_deadline(), "lobby"
     if table.status != PLAYING:
         return None

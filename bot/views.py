@@ -15,13 +15,14 @@ from typing import Any, Protocol, cast
 
 import discord
 
-from bot import answers, custom_ids, render, replies
+from bot import answers, custom_ids, hints, render, replies
 from engine import cards
 from engine.text import T, Text
 from locales import _, say
 
 SELECT_OPTIONS = 25
 MAX_ROWS = 5
+BUTTONS_PER_ROW = 5
 # The keyword actions' buttons (said when a menu is drawn, in its reader's language).
 KEYWORD_LABELS: dict[str, Text] = {
     # Translators: a button: pass this turn without playing a card
@@ -165,12 +166,13 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
 
 
 def lobby_view(table_id: str, step: int, can_start: bool, can_add_ai: bool = True,
-               can_remove_ai: bool = False) -> discord.ui.View:
+               can_remove_ai: bool = False, ai: bool = True) -> discord.ui.View:
+    """The lobby's buttons; ``ai`` False (the server allows no AI players): no AI row."""
     view = discord.ui.View(timeout=None)
     for action in custom_ids.LOBBY_ACTIONS:
         view.add_item(LobbyButton(table_id, step, action,
                                   disabled=action == "start" and not can_start))
-    for action in custom_ids.AI_ACTIONS:
+    for action in custom_ids.AI_ACTIONS if ai else ():
         off = not can_remove_ai if action == "ai-remove" else not can_add_ai
         view.add_item(LobbyButton(table_id, step, action, disabled=off))
     return view
@@ -204,8 +206,10 @@ def action_groups(legal: Sequence[str]) -> tuple[list[list[str]], list[str]]:
     return groups, keywords
 
 
-def hand_view(table_id: str, step: int, legal: Sequence[str]) -> discord.ui.View | None:
-    """The menu of exactly the legal actions, or None when there is nothing to choose."""
+def hand_view(table_id: str, step: int, legal: Sequence[str], hint: bool = False
+              ) -> discord.ui.View | None:
+    """The menu of exactly the legal actions, or None when there is nothing to choose;
+    ``hint``: with the Hint button (``bot.hints``) beside the buttons, if a row has room."""
     if not legal:
         return None
     groups, keywords = action_groups(legal)
@@ -218,6 +222,9 @@ def hand_view(table_id: str, step: int, legal: Sequence[str]) -> discord.ui.View
         view.add_item(MoveSelect(table_id, step, index, options, placeholder=placeholder))
     for code in keywords:
         view.add_item(ActButton(table_id, step, code))
+    rows = len(groups) + (1 if keywords else 0)
+    if hint and (rows < MAX_ROWS or 0 < len(keywords) < BUTTONS_PER_ROW):
+        view.add_item(hints.HintButton(table_id, step))
     return view
 
 

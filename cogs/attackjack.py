@@ -43,6 +43,7 @@ class AttackJackUI(GameUI):
     COMMAND = "attackjack"
     RULES = RULES
     BLURB = T("2–17 players, a blackjack relative with bombs; chips with a stake.")
+    SERIES = True  # one deal a table; the next deals follow as a series (bot.series)
 
     def heading(self, view: dict[str, Any]) -> str:
         if view["over"]:

@@ -39,6 +39,9 @@ def help_embed(bot: CardTableBot) -> discord.Embed:
         _("**Results**: `/leaderboard` (ratings per game, this server or everywhere) · "
           "`/stats` · `/history` (recent games, each downloadable as a record that "
           "`python -m engine replay` checks) · `/chips` (AttackJack balances)."),
+        # Translators: `/settings` is a command: keep it as it is
+        _("**Server managers**: `/settings` chooses the language, turn timer, channels, "
+          "threads and house rules of new tables."),
     ))
     return render.fit_embed(embed)
 

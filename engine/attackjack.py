@@ -152,11 +152,19 @@ def showdown_key(hand: list[int], out: bool) -> tuple[Any, ...]:
 @dataclass(frozen=True)
 class AttackJackOptions(Options):
     blind: bool = option(False, T("Deal one card of each hand face down, seen only by its "
-                                  "owner until the showdown."))
+                                  "owner until the showdown."),
+                         # Translators: an option's short name (AttackJack): a card dealt face down
+                         label=T("Blind card"))
+    # Bounds: ten times the 1000 chips a player starts with on a server (balances grow).
     stake: int = option(0, T("Chips each player puts in the bank; the winner takes the bank."),
-                        minimum=0)
+                        # Translators: an option's short name (AttackJack): chips a seat
+                        label=T("Stake"), minimum=0, maximum=10000,
+                        suggested=(0, 1, 2, 5, 10, 20, 50, 100))
     choice: bool = option(False, T("House rule: a player under 21 may stand instead of taking "
-                                   "the open card."))
+                                   "the open card."),
+                          # Translators: an option's short name (AttackJack): a player under
+                          # 21 may stand
+                          label=T("Standing allowed"))
 
 
 class AttackJack(Game):

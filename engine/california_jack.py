@@ -96,14 +96,26 @@ _DECK_SET = frozenset(DECK)
 
 @dataclass(frozen=True)
 class CaliforniaJackOptions(Options):
+    # Bounds: at most 4 game points a deal; 50 is a dozen deals or more.
     target: int = option(10, T("Game points that win: the first to reach them at the end of "
-                               "a deal."), minimum=1)
+                               "a deal."),
+                         label=T("Target"), minimum=1, maximum=50,
+                         suggested=(4, 5, 7, 10, 11, 15, 21))
     # Translators: "standard" and "simple" are the option's values as typed: keep them.
     scoring: str = option("standard", T("standard: Game point for most trick points; simple: "
                                         "for most tricks."),
-                          choices=("standard", "simple"))
+                          # Translators: an option's short name (California Jack): how the
+                          # Game point is won
+                          label=T("Scoring"),
+                          # Translators: the values of California Jack's Scoring option: the
+                          # Game point goes to the most trick points, or to the most tricks
+                          choices={"standard": T("most trick points"),
+                                   "simple": T("most tricks")})
     follow_or_trump: bool = option(False, T("Allow a player who holds the suit led to trump "
-                                            "instead."))
+                                            "instead."),
+                                   # Translators: an option's short name (California Jack): a
+                                   # player holding the suit led may trump instead
+                                   label=T("Trump instead of following"))
 
 
 class CaliforniaJack(Game):

@@ -22,7 +22,7 @@ from __future__ import annotations
 import dataclasses
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Self
 
@@ -104,13 +104,32 @@ def _cannot(action: int) -> Text:
 # ---------------------------------------------------------------- options
 
 
-def option(default: Any, help: str, *, choices: tuple[str, ...] = (), minimum: int | None = None,
-           maximum: int | None = None) -> Any:
+def option(default: Any, help: str, *, label: str | None = None,
+           choices: tuple[str, ...] | Mapping[str, str] = (), minimum: int | None = None,
+           maximum: int | None = None, suggested: tuple[int, ...] = ()) -> Any:
     """A field of a game's options dataclass, with what a table needs to offer it.
-    ``help`` is the option's description for people: a ``Text`` (``T("...")``), kept
-    as it is in the field's ``metadata["help"]``; choices are codes, not translated."""
-    meta = {"help": help, "choices": choices, "minimum": minimum, "maximum": maximum}
+
+    ``help`` is the option's description and ``label`` its short name ("Sevens bonus"),
+    both for people: ``Text``s (``T("...")``), kept as they are in the field's
+    ``metadata``. ``choices`` are codes, as typed and recorded; given as a mapping, each
+    code has its words for people (``{"simple": T("most tricks")}``, in
+    ``metadata["choice_labels"]``). A number's ``minimum``/``maximum`` bound it; its
+    ``suggested`` values are the ones a menu offers."""
+    labels = dict(choices) if isinstance(choices, Mapping) else {}
+    meta = {"help": help, "label": label, "choices": tuple(choices), "choice_labels": labels,
+            "minimum": minimum, "maximum": maximum, "suggested": suggested}
     return field(default=default, metadata=meta)
+
+
+def option_label(f: dataclasses.Field) -> str:
+    """An option's short name for people (a ``Text``), its code when it has none."""
+    label = f.metadata.get("label")
+    return label if label else f.name
+
+
+def choice_label(f: dataclasses.Field, value: str) -> str:
+    """A choice's words for people (a ``Text``), the code itself when it has none."""
+    return (f.metadata.get("choice_labels") or {}).get(value, value)
 
 
 @dataclass(frozen=True)
@@ -122,8 +141,11 @@ class Options:
     """
 
     @classmethod
-    def from_dict(cls, raw: dict[str, Any] | None, players: int | None = None) -> Self:
-        """Options from plain data, strictly typed as ``records.md`` requires."""
+    def from_dict(cls, raw: dict[str, Any] | None, players: int | None = None, *,
+                  bounded: bool = True) -> Self:
+        """Options from plain data, strictly typed as ``records.md`` requires. ``bounded``
+        False skips the numbers' minimum and maximum: options saved before the bounds
+        were declared (a table's snapshot) still load."""
         raw = dict(raw or {})
         known = {f.name: f for f in dataclasses.fields(cls)}
         values: dict[str, Any] = {}
@@ -131,7 +153,7 @@ class Options:
             f = known.get(name)
             if f is None:
                 raise OptionError(T("There is no option called {name}.", name=repr(name)))
-            values[name] = _checked_value(f, value)
+            values[name] = _checked_value(f, value, bounded)
         made = cls(**values)
         if players is not None:
             made.check_players(players)
@@ -144,8 +166,8 @@ class Options:
         """Refuse options that do not fit this many players (none by default)."""
 
 
-def _checked_value(f: dataclasses.Field, value: Any) -> Any:
-    meta = f.metadata
+def _checked_value(f: dataclasses.Field, value: Any, bounded: bool = True) -> Any:
+    meta = f.metadata if bounded else {**f.metadata, "minimum": None, "maximum": None}
     kind = type(f.default)
     name = repr(f.name)  # an option's name is a code: 'target'
     if kind is bool:
@@ -246,6 +268,13 @@ class Game(ABC):
     options: Options
     first_dealer: int
     history: list[DealHistory] | None
+
+    @classmethod
+    def player_range(cls, options: Options | None = None) -> tuple[int, int]:
+        """How many players a table of this game may seat with ``options`` (the defaults
+        when None): (fewest, most). Games whose options narrow it override this; it
+        agrees with ``Options.check_players``."""
+        return cls.MIN_PLAYERS, cls.MAX_PLAYERS
 
     def __init__(self, players: int, options: Options | None = None, first_dealer: int = 0):
         if not self.MIN_PLAYERS <= players <= self.MAX_PLAYERS:

@@ -104,8 +104,15 @@ MADE_ELEVEN, HELD_ELEVEN, ROUND = "made eleven", "held eleven", "round"
 
 @dataclass(frozen=True)
 class JackoOptions(Options):
-    target: int = option(121, T("Points that win the game."), minimum=1)
-    open_hands: bool = option(True, T("Show each player the cards the opponent still holds."))
+    # Bounds: a game usually ends in its third deal at 121; 500 is a long evening.
+    target: int = option(121, T("Points that win the game."),
+                         # Translators: an option's short name: the points that win, "Target: 121"
+                         label=T("Target"), minimum=1, maximum=500,
+                         suggested=(31, 61, 91, 121, 181, 241))
+    open_hands: bool = option(True, T("Show each player the cards the opponent still holds."),
+                              # Translators: an option's short name (Jacko): the opponent's
+                              # cards shown
+                              label=T("Open hands"))
 
 
 class Jacko(Game):

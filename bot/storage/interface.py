@@ -86,6 +86,10 @@ class Store(ABC):
     async def active_table_in_channel(self, channel_id: int) -> TableRow | CorruptTable | None:
         ...
 
+    @abstractmethod
+    async def load_table(self, table_id: str) -> TableRow | CorruptTable | None:
+        """One table by id whatever its status (a finished one too: its rematch), or None."""
+
     # -- meta and users ---------------------------------------------------
 
     @abstractmethod
@@ -105,6 +109,14 @@ class Store(ABC):
     @abstractmethod
     async def user_languages(self) -> dict[int, str]:
         """Every user's remembered language."""
+
+    @abstractmethod
+    async def server_settings(self, guild_id: int) -> dict[str, Any] | None:
+        """A server's settings as ``save_server_settings`` stored them (None: never set)."""
+
+    @abstractmethod
+    async def save_server_settings(self, guild_id: int, data: dict[str, Any]) -> None:
+        """Keep ``data`` (a JSON object) as the server's settings, replacing what was there."""
 
     # -- finished games ---------------------------------------------------
 

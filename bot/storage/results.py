@@ -6,7 +6,8 @@ rates and moves chips alike, and the rules can be tested without one:
 * a game whose seats do not add up is refused whole (``InvalidResult``);
 * a completed game counts (games, wins, points) for its human seats, in its
   server and in the global scope (``is_counted``, ``scopes``);
-* it changes ratings only when every seat is human, two or more (``is_rated``);
+* it changes ratings only when every seat is human, two or more, and nobody asked
+  for a hint (``is_rated``);
 * it moves chips only when its kind has stakes and every seat is human
   (``moves_chips``). Storage knows no game by name: ``FinishedGame.stakes`` says.
 """
@@ -67,10 +68,12 @@ def is_counted(finished: FinishedGame) -> bool:
 
 
 def is_rated(finished: FinishedGame) -> bool:
-    """Ratings change only for a completed game whose seats are all human (two or more):
-    a game against AI seats says little about a person's skill against people."""
+    """Ratings change only for a completed game whose seats are all human (two or more)
+    and where nobody asked for a hint: a game against AI seats, or one played with the
+    AI's help, says little about a person's skill against people."""
     humans = sum(1 for s in finished.seats if s.user_id is not None)
-    return finished.completed and humans >= 2 and humans == len(finished.seats)
+    return (finished.completed and not finished.hinted and humans >= 2
+            and humans == len(finished.seats))
 
 
 def moves_chips(finished: FinishedGame) -> bool:

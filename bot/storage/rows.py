@@ -157,6 +157,7 @@ class FinishedGame:
     seats: list[SeatResult]
     table_id: str | None = None
     stakes: bool = False
+    hinted: bool = False  # a player asked for a hint (bot.hints): counted, never rated
 
 
 @dataclass(frozen=True)

@@ -301,6 +301,11 @@ class SQLiteStorage(Store):
             " WHERE channel_id = ? AND status IN ('lobby', 'playing')", (channel_id,))
         return _table_from_row(rows[0]) if rows else None
 
+    async def load_table(self, table_id: str) -> TableRow | CorruptTable | None:
+        rows = await self._fetch(f"SELECT {_TABLE_COLUMNS} FROM live_tables WHERE table_id = ?",
+                                 (table_id,))
+        return _table_from_row(rows[0]) if rows else None
+
     # -- meta and users ---------------------------------------------------
 
     async def get_meta(self, key: str) -> str | None:
@@ -327,6 +332,18 @@ class SQLiteStorage(Store):
     async def user_languages(self) -> dict[int, str]:
         rows = await self._fetch("SELECT user_id, language FROM user_languages")
         return {row["user_id"]: row["language"] for row in rows}
+
+    async def server_settings(self, guild_id: int) -> dict[str, Any] | None:
+        rows = await self._fetch("SELECT CAST(data AS BLOB) AS data FROM server_settings"
+                                 " WHERE guild_id = ?", (guild_id,))
+        return parse_object(rows[0]["data"]) if rows else None
+
+    async def save_server_settings(self, guild_id: int, data: dict[str, Any]) -> None:
+        async with self._transaction() as conn:
+            await conn.execute(
+                "INSERT INTO server_settings (guild_id, data) VALUES (?, ?)"
+                " ON CONFLICT (guild_id) DO UPDATE SET data = excluded.data",
+                (guild_id, to_json(data)))
 
     # -- finished games ---------------------------------------------------
 

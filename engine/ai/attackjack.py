@@ -19,6 +19,7 @@ from engine.ai.base import GameAI, Observation
 from engine.ai.sampling import deal_unseen
 from engine.attackjack import FULL_DECK, AttackJack, hand_value
 from engine.core import STAND, TAKE, Game
+from engine.text import T, Text
 
 
 @dataclass
@@ -94,6 +95,9 @@ class AttackJackAI(GameAI):
         share = 1.0 / len(winners)
         return [share if s in winners else 0.0 for s in range(n)]
 
+    def explain_easy(self, obs: Observation, legal: list[int], action: int) -> Text | None:
+        return explain_easy(obs, legal, action)
+
     def easy(self, obs: Observation, legal: list[int], rng: random.Random) -> int:
         assert isinstance(obs, AttackJackObservation)
         if obs.open_card is None:
@@ -122,3 +126,29 @@ def _fits(info: dict[str, Any], public: list[int], blind: int) -> bool:
         return True
     three = hand_value([public[0], blind, *public[1:]])
     return three <= 21 if status == "took" else three > 21
+
+
+# ---------------------------------------------------------------- hints
+# Why ``easy`` plays a move, in words (``engine.ai.reasons``); each sentence follows a
+# branch of ``easy`` in the same order.
+
+# AttackJack
+# Translators: a hint's reason (AttackJack): take the open card
+TAKE_UP = T("The open card raises your hand without passing 21.")
+# Translators: a hint's reason (AttackJack): stand, as taking would go over 21
+STAND_BUST = T("Taking the open card would pass 21.")
+# Translators: a hint's reason (AttackJack): stand, as the open card would not help
+STAND_NO_GAIN = T("The open card would not raise your hand.")
+# Translators: a hint's reason (AttackJack): stand when no card lies open
+STAND_NOTHING = T("There is no open card to take.")
+
+
+def explain_easy(obs: Observation, legal: list[int], action: int) -> Text | None:
+    """``AttackJackAI.easy``: take when it raises the hand to at most 21, else stand."""
+    assert isinstance(obs, AttackJackObservation)
+    if obs.open_card is None:
+        return STAND_NOTHING
+    now, then = hand_value(obs.own), hand_value([*obs.own, obs.open_card])
+    if now < then <= 21:
+        return TAKE_UP
+    return STAND_BUST if then > 21 else STAND_NO_GAIN

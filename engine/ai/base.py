@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar
 
 from engine.core import Game
+from engine.text import Text
 
 G = TypeVar("G", bound=Game)
 
@@ -67,6 +68,11 @@ class GameAI(ABC):
         if guided and self.GUIDED_EXPLORATION is not None:
             return self.GUIDED_EXPLORATION
         return self.EXPLORATION
+
+    def explain_easy(self, obs: Observation, legal: list[int], action: int) -> Text | None:
+        """Which of ``easy``'s rules plays ``action``, in words (None: no reason to give).
+        Called only when ``easy`` does play ``action``."""
+        return None
 
     @abstractmethod
     def easy(self, obs: Observation, legal: list[int], rng: random.Random) -> int:

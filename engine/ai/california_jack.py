@@ -19,6 +19,7 @@ from engine.ai.sampling import deal_unseen
 from engine.california_jack import NOBODY, TRICK_POINTS, CaliforniaJack, _trick_winner
 from engine.cards import ACE, JACK, RANK, SUIT
 from engine.core import Game
+from engine.text import T, Text
 
 _SUIT_CARDS = tuple(frozenset(range(s * 13, s * 13 + 13)) for s in cards.SUITS)
 
@@ -114,6 +115,9 @@ class CaliforniaJackAI(GameAI):
             state._apply(action, None)
         return self._score(state)
 
+    def explain_easy(self, obs: Observation, legal: list[int], action: int) -> Text | None:
+        return explain_easy(obs, legal, action)
+
     def easy(self, obs: Observation, legal: list[int], rng: random.Random) -> int:
         assert isinstance(obs, CaliforniaJackObservation)
         trick = obs.view["trick"]
@@ -190,3 +194,43 @@ def _easy_lead(legal: list[int], trump: int, top: int | None) -> int:
         return max(plain, key=lambda c: (RANK[c], -_value(c, trump), c))
     # Nothing worth winning: lead a worthless low card and keep the strong ones.
     return min(plain, key=lambda c: (_value(c, trump), RANK[c], c))
+
+
+# ---------------------------------------------------------------- hints
+# Why ``easy`` plays a move, in words (``engine.ai.reasons``); each sentence follows a
+# branch of ``easy`` in the same order.
+
+# California Jack
+# Translators: a hint's reason (California Jack): win a trick that brings points
+WIN_CHEAPLY = T("This trick is worth winning: win it with your cheapest winning card.")
+# Translators: a hint's reason (California Jack): every card the player may play wins
+ALL_WIN = T("Every card you may play wins this trick: win it with the cheapest.")
+# Translators: a hint's reason (California Jack): no card the player holds wins the trick
+CANNOT_WIN = T("You cannot win this trick: lose it with your least valuable card.")
+# Translators: a hint's reason (California Jack): the trick would bring no points
+NOT_WORTH = T("Nothing in this trick is worth winning: lose it with your least valuable "
+              "card.")
+# Translators: a hint's reason (California Jack): lead to win the stock's face-up card
+LEAD_FOR_TOP = T("The stock's top card is worth having: lead high to win it.")
+# Translators: a hint's reason (California Jack): lead when the stock's top card is worthless
+LEAD_CHEAP = T("Nothing is worth winning: lead a cheap low card and keep the strong ones.")
+
+
+def explain_easy(obs: Observation, legal: list[int], action: int) -> Text | None:
+    """``CaliforniaJackAI.easy``: ``_easy_follow`` or ``_easy_lead``."""
+    assert isinstance(obs, CaliforniaJackObservation)
+    trump, top = obs.trump, obs.top
+    trick = obs.view["trick"]
+    if trick:
+        lead = cards.parse_card(trick[0]["card"])
+        winners = [c for c in legal if _beats(c, lead, trump)]
+        losers = [c for c in legal if c not in winners]
+        prize = _value(lead, trump)
+        if top is not None:
+            prize += _value(top, trump) + (SUIT[top] == trump)
+        if winners and (prize > 0 or not losers):
+            return WIN_CHEAPLY if prize > 0 else ALL_WIN
+        return NOT_WORTH if winners else CANNOT_WIN
+    if top is not None and (SUIT[top] == trump or TRICK_POINTS[top] > 0):
+        return LEAD_FOR_TOP
+    return LEAD_CHEAP

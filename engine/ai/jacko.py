@@ -15,6 +15,7 @@ from engine import cards
 from engine.ai.base import GameAI, Observation, clamp01, deal_actions, engine_rollout
 from engine.core import KEYWORDS, Game
 from engine.jacko import BASE, ELEVEN, Jacko
+from engine.text import T, Text
 
 _SCALE = 40.0  # a lead of this many points maps to reward 1 (a few rounds move far less)
 
@@ -68,6 +69,9 @@ class JackoAI(GameAI):
         lead = (a - a0) - (b - b0)
         return [clamp01(0.5 + lead / (2 * _SCALE)), clamp01(0.5 - lead / (2 * _SCALE))]
 
+    def explain_easy(self, obs: Observation, legal: list[int], action: int) -> Text | None:
+        return explain_easy(obs, legal, action)
+
     def easy(self, obs: Observation, legal: list[int], rng: random.Random) -> int:
         assert isinstance(obs, JackoObservation)
         seat = obs.seat
@@ -92,3 +96,23 @@ class JackoAI(GameAI):
             return (mine - reply - wasted, -action)
 
         return max(legal, key=worth)
+
+
+# ---------------------------------------------------------------- hints
+# Why ``easy`` plays a move, in words (``engine.ai.reasons``); each sentence follows a
+# branch of ``easy`` in the same order.
+
+# Jacko
+# Translators: a hint's reason (Jacko)
+WINS_NOW = T("It wins the game right away.")
+# Translators: a hint's reason (Jacko): the move's points less the opponent's best answer
+BEST_TRADE = T("It gains the most points once the opponent's best answer is counted.")
+
+
+def explain_easy(obs: Observation, legal: list[int], action: int) -> Text | None:
+    """``JackoAI.easy``: the best of (points now − the best reply), a win first."""
+    assert isinstance(obs, JackoObservation)
+    after = obs.base.copy()
+    assert isinstance(after, Jacko)
+    after.apply_quietly(obs.seat, action)
+    return WINS_NOW if after._over else BEST_TRADE

@@ -18,6 +18,7 @@ from engine.ai.sampling import deal_unseen
 from engine.cards import ACE, CLUBS, QUEEN, RANK, SUIT
 from engine.core import PASS, Game
 from engine.jazz import _CARD_PENALTY, KING_OF_CLUBS, QUEENS, SEVENS_DEAL, Jazz, trick_deck
+from engine.text import T, Text
 
 # How much one deal can swing, to bring rewards near [0, 1] for UCB (Sevens: with the
 # default bonus of 10; a larger bonus widens it).
@@ -93,6 +94,9 @@ class JazzAI(GameAI):
         if obs.deal == SEVENS_DEAL or not state._in_deal:
             return self.rollout(state, obs, rng)
         return _rewards(rollout_tricks(state, rng, self.GUIDED_NOISE), obs.scale)
+
+    def explain_easy(self, obs: Observation, legal: list[int], action: int) -> Text | None:
+        return explain_easy(obs, legal, action)
 
     def easy(self, obs: Observation, legal: list[int], rng: random.Random) -> int:
         assert isinstance(obs, JazzObservation)
@@ -284,3 +288,51 @@ def _easy_sevens(obs: JazzObservation, legal: list[int]) -> int:
         return (own - 0.5 * theirs + (0.1 if p != 7 else 0.0), -c)
 
     return max(legal, key=worth)
+
+
+# ---------------------------------------------------------------- hints
+# Why ``easy`` plays a move, in words (``engine.ai.reasons``); each sentence follows a
+# branch of ``easy`` in the same order.
+
+# Jazz (trick deals, then the Sevens deal)
+# Translators: a hint's reason (Jazz, the deal where only the last trick costs)
+SHED_EARLY = T("Only the last trick costs in this deal: shed your high cards while it is "
+               "early.")
+# Translators: a hint's reason (Jazz): leading a trick
+LEAD_LOW = T("Lead low and keep your dangerous cards back: a low lead rarely wins the "
+             "trick.")
+# Translators: a hint's reason (Jazz): the player holds no card of the suit led
+DUMP_WORST = T("You cannot follow suit: get rid of your most dangerous card.")
+# Translators: a hint's reason (Jazz): play under the card that is winning the trick
+DUCK = T("Stay under the card that wins the trick, with your highest card that still "
+         "loses it.")
+# Translators: a hint's reason (Jazz): the player is the last to play to the trick
+TAKE_LAST = T("You play last and every card you may play wins the trick: take it with "
+              "your highest one.")
+# Translators: a hint's reason (Jazz): every card the player may play beats the trick
+TAKE_LOW = T("Every card you may play beats the trick so far: play your lowest.")
+# Translators: a hint's reason (Jazz, Sevens): which card to add to the rows
+SEVENS = T("It opens the way for the most of your own cards and the fewest of the "
+           "others'.")
+
+
+def explain_easy(obs: Observation, legal: list[int], action: int) -> Text | None:
+    """``JazzAI.easy``: ``_easy_sevens``, else ``trick_heuristic``."""
+    assert isinstance(obs, JazzObservation)
+    if obs.deal == SEVENS_DEAL:
+        return SEVENS
+    trick = [cards.parse_card(t["card"]) for t in obs.view["trick"]]
+    if obs.deal == 4 and len(obs.hand) > 3:
+        return SHED_EARLY
+    if not trick:
+        return LEAD_LOW
+    led = SUIT[trick[0]]
+    following = [c for c in legal if SUIT[c] == led]
+    if not following:
+        return DUMP_WORST
+    top = max(c for c in trick if SUIT[c] == led)
+    if any(c < top for c in following):
+        return DUCK
+    if len(trick) == len(obs.others):  # the last of the trick to play
+        return TAKE_LAST
+    return TAKE_LOW

@@ -90,7 +90,8 @@ def test_the_loader_takes_any_folder_and_refuses_gaps_and_bad_names(tmp_path: Pa
 async def test_migrations_apply_one_by_one_in_order(tmp_path: Path) -> None:
     path = tmp_path / "steps.db"
     added = {1: ("table", "live_tables"), 2: ("table", "chips"), 3: ("ratings", "rated_games"),
-             4: ("live_tables", "posts"), 5: ("table", "user_languages")}
+             4: ("live_tables", "posts"), 5: ("table", "user_languages"),
+             6: ("table", "server_settings")}
 
     def has(kind: str, name: str) -> bool:
         if kind == "table":
@@ -129,8 +130,9 @@ async def test_a_schema3_database_upgrades_keeping_every_row(tmp_path: Path) -> 
             "34c17444afa596adc9b9edebe3d25fdaaa63171c36cd90a198445ae4d2e84f4a")
     after = contents(path)
     # Every row is kept as it was; live tables only gained posts, all NULL, and the
-    # users' languages have a table of their own, empty.
-    assert set(after) == set(before) | {"user_languages"} and after["user_languages"] == []
+    # users' languages and the servers' settings have tables of their own, empty.
+    added = {"user_languages", "server_settings"}
+    assert set(after) == set(before) | added and all(after[t] == [] for t in added)
     assert after["live_tables"] == [(*row, None) for row in before["live_tables"]]
     for table in set(before) - {"live_tables"}:
         assert after[table] == before[table], table

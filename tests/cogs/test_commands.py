@@ -35,16 +35,16 @@ async def test_options_reach_the_engine_and_refusals_name_the_rule(fake_discord,
     bot = await make_bot(tmp_path / "db.sqlite", extensions=JAZZ_ONLY)
     async with fake.running(bot):
         ix = await fake.slash(users[0], general, "jazz start", norwegian=True,
-                              sevens_bonus=80, turn_timer=2)
+                              sevens_bonus=80, turn_timer="2")
         await ix.wait_answered()
         lobby = fake.find_message(general, label="Join")
-        assert "`sevens_bonus`: 80" in lobby.text() and "`turn_timer`: 2 min" in lobby.text()
-        for user in users[1:]:
+        assert "Sevens bonus: 80" in lobby.text() and "Turn timer: 2 minutes" in lobby.text()
+        for user in users[1:5]:
             await (await fake.click(user, lobby, label="Join")).wait_answered()
-        start = await fake.click(users[0], lobby, label="Start")
-        await start.wait_answered()
-        assert "Norwegian Jazz is for 3 to 5 players" in start.response.content
-        await (await fake.click(users[5], lobby, label="Leave")).wait_answered()
+        # Norwegian Jazz seats at most 5: the sixth is refused at Join, not at Start.
+        full = await fake.click(users[5], lobby, label="Join")
+        await full.wait_answered()
+        assert "at most 5 players" in full.response.content and full.response.ephemeral
         await (await fake.click(users[0], lobby, label="Start")).wait_answered()
         await idle(bot)
         table = bot.croupier.manager.in_channel(general.id)
@@ -97,7 +97,7 @@ async def test_status_rules_help_and_a_cancelled_lobby(fake_discord, tmp_path):
         await (await fake.slash(alice, general, "jacko start", target=50)).wait_answered()
         rules = await fake.slash(bob, general, "jacko rules")
         await rules.wait_answered()
-        assert "`target` = 50" in rules.text()
+        assert "Target: 50" in rules.text() and "`target`" not in rules.text()
         other = await fake.slash(bob, general, "jazz join")
         await other.wait_answered()
         assert "plays Jacko" in other.response.content

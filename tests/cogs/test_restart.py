@@ -515,7 +515,7 @@ async def test_turn_timers_resume_from_their_deadlines(fake_discord: FakeDiscord
     general = fake.channel("general")
     bot = await bots.new(clock)
     await fake.start_bot(bot)
-    await open_jazz(fake, general, users, turn_timer=1)  # a minute per move
+    await open_jazz(fake, general, users, turn_timer="1m")  # a minute per move
     players = Players(fake, general, users, random.Random(2))
     await players.play(3)
     await fake.settle()

@@ -128,7 +128,7 @@ async def test_an_old_table_message_is_replaced_by_a_fresh_one(fake_discord, tmp
     clock = ManualClock()
     bot = await make_bot(tmp_path / "db.sqlite", extensions=JAZZ_ONLY, clock=clock)
     async with fake.running(bot):
-        await start_jazz(fake, general, users, turn_timer=60)
+        await start_jazz(fake, general, users, turn_timer="60")
         await idle(bot)
         old = table_message(fake, general)
         clock.advance(49 * 60)

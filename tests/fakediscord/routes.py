@@ -12,13 +12,18 @@ from .rest import MISSING_ACCESS, MISSING_PERMISSIONS, ApiError, Call, Router, u
 from .world import (
     ATTACH_FILES,
     COMPONENTS_V2_FLAG,
+    CREATE_PRIVATE_THREADS,
+    CREATE_PUBLIC_THREADS,
     EMBED_LINKS,
     EPHEMERAL_FLAG,
     LOADING_FLAG,
     MANAGE_MESSAGES,
+    PRIVATE_THREAD,
+    PUBLIC_THREAD,
     READ_MESSAGE_HISTORY,
     SEND_MESSAGES,
     SEND_MESSAGES_IN_THREADS,
+    TEXT,
     VIEW_CHANNEL,
     FakeChannel,
     FakeMessage,
@@ -179,6 +184,7 @@ class Api:
         add("GET", "/guilds/{guild_id}/members/{user_id}", self.get_member)
         add("GET", "/channels/{channel_id}", self.get_channel)
         add("POST", "/channels/{channel_id}/typing", self.typing)
+        add("POST", "/channels/{channel_id}/threads", self.start_thread)
         add("GET", "/channels/{channel_id}/messages", self.list_messages)
         add("POST", "/channels/{channel_id}/messages", self.post_message)
         add("GET", "/channels/{channel_id}/messages/{message_id}", self.get_message)
@@ -379,6 +385,34 @@ class Api:
         msg = self.msgs.create(chan, version)
         await self.msgs.announce("MESSAGE_CREATE", msg)
         return msg.payload(self.world)
+
+    async def start_thread(self, call: Call) -> dict[str, Any]:
+        """Start Thread without Message: a public (11) or private (12, the default) thread
+        of a text channel; Create Public/Private Threads needed; THREAD_CREATE is sent."""
+        body = call.body if isinstance(call.body, dict) else {}
+        kind = int(body.get("type") or PRIVATE_THREAD)
+        chan = self.channel(
+            call, CREATE_PUBLIC_THREADS if kind == PUBLIC_THREAD else CREATE_PRIVATE_THREADS
+        )
+        if chan.type != TEXT:
+            raise ApiError(400, 50024, "Cannot execute action on this channel type")
+        name = body.get("name")
+        problems: list[validate.Problem] = []
+        if not isinstance(name, str) or not 1 <= len(name) <= 100:
+            problems.append(("name", "Must be between 1 and 100 in length."))
+        if kind not in (PUBLIC_THREAD, PRIVATE_THREAD):
+            problems.append(("type", f"Value {kind!r} is not a valid thread type."))
+        archive = body.get("auto_archive_duration")
+        if archive is not None and archive not in (60, 1440, 4320, 10080):
+            problems.append(("auto_archive_duration", f"Value {archive!r} is not valid."))
+        if problems:
+            raise invalid_form(problems)
+        thread = self.world.add_thread(str(name), chan, private=kind == PRIVATE_THREAD)
+        data = thread.payload(self.world)
+        await self.fake.gateway.dispatch(
+            "THREAD_CREATE", data | {"newly_created": True}, self.world.guild.id
+        )
+        return data
 
     async def get_attachment(self, call: Call) -> bytes:
         """The bytes of an uploaded file, as Discord's CDN serves an attachment's url."""

@@ -1,0 +1,230 @@
+"""The Hint button: a player asks, on their turn, what the Normal AI would play.
+
+**Decisions** (issue #18):
+
+* Hints are offered in games that change no rating anyway (a table with an AI
+  seat, or fewer than two people: ``would_be_rated`` mirrors storage's
+  ``is_rated``), and in rated games only where the server allows them
+  (``Table.hints_allowed``, from ``/settings``). A table that is rated and does
+  not allow them shows no button, and refuses a forged click politely.
+* The answer is private (ephemeral, to the clicker only): the Normal AI's action
+  (``render.label``, the reader's language) and, when the ``easy`` rule of thumb
+  picks the same action, that rule's reason (``engine.ai.reasons``). The search
+  runs off the event loop like an AI seat's (``bot.ai.AIRunner``), *outside* the
+  table's lock, so the table goes on meanwhile; the answer is deferred first.
+  If the table moved on while the AI thought, the hint is not given (the click is
+  answered as a stale menu) and nothing is marked.
+* A hint given marks the game: the seat goes into ``Table.hinted`` (saved in the
+  snapshot, without a new step, so nobody's menu goes stale) and the table says
+  once per seat who asked. The finished game's record gets a ``hinted`` key (the
+  seats; ``records.md`` lets a record carry other keys), and storage counts a
+  hinted game like one against AI seats: games, wins and points, no rating
+  (``FinishedGame.hinted``). The final result says hints were used.
+
+The button's custom_id: ``ct:hint:<table>:<version>`` (the hand's step, like its menu).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+from typing import TYPE_CHECKING, Any, Protocol, cast
+
+import discord
+
+from bot import answers, render, replies
+from bot.tables import MAX_EVENTS, StaleClick, Table, TableError
+from engine.ai.reasons import easy_reason
+from engine.core import action_code
+from engine.text import T
+from locales import _, say
+
+if TYPE_CHECKING:  # wired by the croupier; imported for the types only (no cycle)
+    from bot.ai import AIRunner
+    from bot.clicks import Clicks
+    from bot.step import Steps
+
+
+class TableEdits(Protocol):
+    """What the hint needs of the table message (``bot.board.Board``; named by its shape,
+    since the board draws this module's button)."""
+
+    async def request_edit(self, table: Table) -> None: ...
+
+
+log = logging.getLogger(__name__)
+
+HINT_TEMPLATE = r"ct:hint:(?P<table>[0-9a-f]{6,16}):(?P<version>\d{1,12})"
+HINT_LEVEL = "normal"  # whose suggestion a hint is
+
+REFUSED = T("Hints are not allowed at this table: its game is rated, and this server keeps "
+            "hints out of rated games. Nothing was changed.")
+NO_HINT = T("I could not work out a hint just now. Please try again; nothing was changed.")
+# Translators: a line on the table message: a player used the Hint button (said once a seat)
+ASKED = T("💡 {player} asked the AI for a hint.")
+
+
+def hint_id(table_id: str, step: int) -> str:
+    custom_id = f"ct:hint:{table_id}:{step}"
+    if len(custom_id) > 100 or re.fullmatch(HINT_TEMPLATE, custom_id) is None:
+        raise ValueError(f"bad custom_id {custom_id!r}")
+    return custom_id
+
+
+# ------------------------------------------------------------------------ the rules
+
+
+def would_be_rated(table: Table) -> bool:
+    """Whether the table's game would change ratings if nobody asked for a hint: every
+    seat a person, two or more (storage's ``results.is_rated``, before the game ends)."""
+    humans = sum(1 for s in table.seats if not s.is_ai)
+    return humans >= 2 and humans == len(table.seats)
+
+
+def allowed(table: Table) -> bool:
+    """Hints at this table: in a game that is not rated, or where the server allows them."""
+    return table.hints_allowed or not would_be_rated(table)
+
+
+def offered(table: Table, seat: int) -> bool:
+    """Whether the seat's hand shows the Hint button now: its turn, hints allowed."""
+    return (allowed(table) and table.to_act == seat and table.automation() is None
+            and not table.seats[seat].is_ai)
+
+
+def check_hint(table: Table, user_id: int, step: int) -> int:
+    """The seat of a Hint click drawn at ``step``, or ``TableError``/``StaleClick`` with
+    the same polite sentences as a move's; changes nothing."""
+    game = table.require_playing()
+    seat = table.seated(user_id)
+    if not allowed(table):
+        raise TableError(REFUSED)
+    if step != table.step:
+        raise StaleClick(T("That menu is out of date: the table has moved on."))
+    to_act = game.to_act
+    if to_act is None:
+        raise TableError(T("It is not your turn: it is nobody's."))
+    if to_act != seat:
+        raise TableError(T("It is not your turn: it is {player}'s.",
+                           player=table.seats[to_act].name_text))
+    return seat
+
+
+def mark(table: Table, seat: int) -> None:
+    """The game is hinted from now on (a new list: clones share the old one); the table
+    says who asked, the first time a seat does. No step: nobody's menu goes stale."""
+    if seat in table.hinted:
+        return
+    table.hinted = sorted({*table.hinted, seat})
+    table.events.append(ASKED.filled(player=table.seats[seat].name_text))
+    del table.events[:-MAX_EVENTS]
+
+
+def hint_text(action: int, reason_said: str | None, newly_unrated: bool) -> str:
+    """The private answer, in the current language."""
+    lines = [_("💡 The Normal AI would play **{action}**.", action=render.label(
+        action_code(action)))]
+    if reason_said:
+        # Translators: a hint's reason follows ({reason} is one sentence)
+        lines.append(_("Why: {reason}", reason=reason_said))
+    if newly_unrated:
+        lines.append(_("A hint was used, so this game will not change anyone's rating."))
+    return "\n".join(lines)
+
+
+def note_on_result(embed: discord.Embed) -> None:
+    """The final result of a hinted game says so (in the current language)."""
+    note = "💡 " + _("Hints were used in this game, so it changed no ratings.")
+    footer = embed.footer.text
+    embed.set_footer(text=f"{footer}\n{note}" if footer else note)
+
+
+# ------------------------------------------------------------------------ the button
+
+
+class _HintHandler(Protocol):
+    async def hint_click(self, interaction: discord.Interaction, table_id: str,
+                         step: int) -> None: ...
+
+
+class _ClientWithHints(Protocol):
+    @property
+    def croupier(self) -> _HintHandler: ...
+
+
+def handler_of(interaction: discord.Interaction) -> _HintHandler:
+    # Components are only registered by CardTableBot (bot.client), which has a croupier.
+    return cast(_ClientWithHints, interaction.client).croupier
+
+
+class HintButton(discord.ui.DynamicItem[discord.ui.Button], template=HINT_TEMPLATE):
+    def __init__(self, table_id: str, step: int):
+        super().__init__(discord.ui.Button(
+            # Translators: a button on a player's hand: ask what the AI would play now
+            style=discord.ButtonStyle.secondary, label=_("Hint"), emoji="💡",
+            custom_id=hint_id(table_id, step)))
+        self.table_id, self.step = table_id, step
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> HintButton:
+        return cls(match["table"], int(match["version"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        replies.answers_with_new_message(interaction)  # a new private message, not an edit
+        await answers.run_click(interaction, lambda: handler_of(interaction).hint_click(
+            interaction, self.table_id, self.step))
+
+
+# ------------------------------------------------------------------------ the click
+
+
+class Hints:
+    def __init__(self, clicks: Clicks, steps: Steps, board: TableEdits, ai: AIRunner):
+        self.clicks = clicks
+        self.steps = steps
+        self.board = board
+        self.ai = ai
+
+    async def click(self, interaction: discord.Interaction, table_id: str, step: int) -> None:
+        user = interaction.user.id
+        async with self.clicks.table(interaction, table_id, channel_bound=False) as table:
+            if table is None:
+                return
+            try:
+                seat = check_hint(table, user, step)
+            except TableError as error:
+                await replies.reply(interaction, say(error))
+                return
+            assert table.game is not None
+            game = table.game.clone()  # the AI reads a copy: the table may move meanwhile
+        await replies.defer(interaction)  # a private "thinking…": the search takes a moment
+        try:
+            action = await self.ai.choose(game, seat, HINT_LEVEL, table_id)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("the hint's AI failed at table %s", table_id)
+            await replies.reply(interaction, say(NO_HINT))
+            return
+        reason = easy_reason(game, seat, action)
+        async with self.clicks.table(interaction, table_id, channel_bound=False) as table:
+            if table is None:
+                return
+            try:  # the table may have moved on while the AI thought: then no hint
+                seat = check_hint(table, user, step)
+            except TableError as error:
+                await replies.reply(interaction, say(error))
+                return
+            first = seat not in table.hinted
+            newly_unrated = not table.hinted and would_be_rated(table)
+            if first:
+                outcome = await self.steps.apply(table, lambda t: mark(t, seat))
+                if not outcome.saved:  # a hint must never go unmarked
+                    await replies.reply(interaction, say(answers.SOMETHING_WRONG))
+                    return
+            await replies.reply(interaction, hint_text(
+                action, say(reason) if reason is not None else None, newly_unrated))
+        if first:
+            await self.board.request_edit(table)
