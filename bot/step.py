@@ -19,7 +19,8 @@ from typing import Any
 
 from bot.health import Metrics
 from bot.manager import TableManager
-from bot.tables import Table, TableError, deal_reports
+from bot.table_lines import deal_reports
+from bot.tables import Table, TableError
 from bot.timers import Clock
 from engine.events import Event
 

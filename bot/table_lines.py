@@ -8,6 +8,7 @@ message is drawn (``locales.say``).
 from __future__ import annotations
 
 from engine.core import action_code, action_label
+from engine.events import DealEnded, Event, GameEnded
 from engine.text import T, Text
 
 # The line a move leaves on the table, by who chose it and what it was: one sentence
@@ -45,3 +46,11 @@ def move_line(by: str, name: str | Text, action: int) -> Text:
     lines = MOVE_LINES.get(by, MOVE_LINES["player"])
     code = action_code(action)
     return lines.get(code, lines[None]).filled(player=name, card=action_label(action))
+
+
+def deal_reports(events: list[Event]) -> list[int]:
+    """The deals a step ended whose result gets a message of its own: not the last deal
+    of a game, which the final result shows."""
+    if any(isinstance(e, GameEnded) for e in events):
+        return []
+    return [e.deal for e in events if isinstance(e, DealEnded)]

@@ -18,6 +18,7 @@ does not make anybody's menu stale.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import logging
 import random
@@ -31,16 +32,10 @@ from bot.autoplay import Policy, simple_action
 from bot.durations import next_reminder
 from bot.posts import Posts
 from bot.seats import Seat
+from bot.table_errors import StaleClick, TableError, refusal_text
 from bot.table_lines import move_line
-from engine.core import (
-    PASS,
-    Game,
-    OptionError,
-    Options,
-    RulesError,
-    parse_action,
-)
-from engine.events import DealEnded, DealStarted, Event, GameEnded, Played
+from engine.core import PASS, Game, OptionError, Options, RulesError, parse_action
+from engine.events import DealStarted, Event, Played
 from engine.records import restore as restore_game
 from engine.text import TN, T, Text
 
@@ -51,23 +46,6 @@ ACTIVE = (LOBBY, PLAYING)
 HANDS_MODES = ("dm", "channel")
 AWAY_AFTER = 3  # expiries in a row before a player is marked away
 MAX_EVENTS = 3  # "what just happened" lines kept for the table message
-
-
-class TableError(Exception):
-    """A request the table refuses; the text is one sentence for the user. Nothing changed.
-
-    Raised with a ``Text`` (``TableError(T("..."))``): ``locales.say(error)`` says it in
-    the reader's language, ``str(error)`` is the English."""
-
-
-def refusal_text(error: Exception) -> str:
-    """What an engine refusal (``RulesError``, ``OptionError``) says: its ``Text`` when it
-    was raised with one, else its English."""
-    return error.args[0] if error.args and isinstance(error.args[0], Text) else str(error)
-
-
-class StaleClick(TableError):
-    """A component drawn for an older state of the table."""
 
 
 @dataclass
@@ -443,31 +421,18 @@ class Table:
     # -- plain data, copies -----------------------------------------------------------
 
     def to_data(self) -> dict[str, Any]:
-        """The versioned snapshot (storage's ``data``); the posts are saved on their own."""
+        """The versioned snapshot (storage's ``data``); the posts are saved on their own.
+
+        Every plain field is saved as it is (so a new field cannot be forgotten); the
+        others have a form of their own, read back by ``from_data``."""
         version, internal, gauss = self.rng.getstate()
-        return {
-            "table_id": self.table_id, "game_id": self.game_id, "guild_id": self.guild_id,
-            "channel_id": self.channel_id, "host_id": self.host_id,
-            "created_at": self.created_at, "options": self.options.to_dict(),
-            "hands": self.hands, "images": self.images,
-            "language": self.language, "turn_timer": self.turn_timer,
-            "ai_allowed": self.ai_allowed, "hints_allowed": self.hints_allowed,
-            "lobby_idle": self.lobby_idle,
-            "guild_name": self.guild_name, "channel_name": self.channel_name,
-            "status": self.status, "step": self.step,
-            "seats": [asdict(s) for s in self.seats],
-            "rng": [version, list(internal), gauss],
-            "game": self.game.to_data() if self.game is not None else None,
-            "started_at": self.started_at, "last_activity": self.last_activity,
-            "turn_deadline": self.turn_deadline, "reminder_at": self.reminder_at,
-            "nudged_at": self.nudged_at,
-            "events": [_as_text(e).to_data() for e in self.events],
-            "stopped_by": self.stopped_by,
-            "follows": self.follows, "series_id": self.series_id,
-            "series_deal": self.series_deal, "series_totals": self.series_totals,
-            "series_over": self.series_over, "series_start_at": self.series_start_at,
-            "hinted": list(self.hinted),
-        }
+        data = {f.name: copy.deepcopy(getattr(self, f.name)) for f in dataclasses.fields(self)
+                if f.name not in _OWN_FORM}
+        data.update(options=self.options.to_dict(), seats=[asdict(s) for s in self.seats],
+                    rng=[version, list(internal), gauss],
+                    game=self.game.to_data() if self.game is not None else None,
+                    events=[_as_text(e).to_data() for e in self.events])
+        return data
 
     @classmethod
     def from_data(cls, data: dict[str, Any], engine: type[Game], version: int,
@@ -479,9 +444,7 @@ class Table:
         rng = random.Random()
         rng_version, internal, gauss = data["rng"]
         rng.setstate((rng_version, tuple(internal), gauss))
-        known = {f.name for f in dataclasses.fields(cls)} - {"seats", "rng", "game", "options",
-                                                             "engine", "version", "posts",
-                                                             "events"}
+        known = {f.name for f in dataclasses.fields(cls)} - _OWN_FORM
         seat_fields = {f.name for f in dataclasses.fields(Seat)}
         table = cls(engine=engine, version=version, rng=rng,
                     # Unbounded: a lobby saved before the options had bounds still loads.
@@ -517,16 +480,14 @@ class Table:
                 setattr(self, f.name, getattr(kept, f.name))
 
 
+# Fields that are not saved as they are: the engine and version come from the storage
+# row, the posts are saved apart; the rest have a plain-data form of their own.
+_OWN_FORM = frozenset({"engine", "version", "posts", "rng", "game", "seats", "options",
+                       "events"})
+
+
 def _as_text(line: str) -> Text:
     return line if isinstance(line, Text) else Text.from_data(line)
-
-
-def deal_reports(events: list[Event]) -> list[int]:
-    """The deals a step ended whose result gets a message of its own: not the last deal
-    of a game, which the final result shows."""
-    if any(isinstance(e, GameEnded) for e in events):
-        return []
-    return [e.deal for e in events if isinstance(e, DealEnded)]
 
 
 def new_table_id() -> str:

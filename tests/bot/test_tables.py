@@ -9,6 +9,7 @@ import random
 import pytest
 
 import locales
+from bot.table_lines import deal_reports
 from bot.tables import (
     AWAY_AFTER,
     FINISHED,
@@ -17,7 +18,6 @@ from bot.tables import (
     StaleClick,
     Table,
     TableError,
-    deal_reports,
 )
 from engine.core import PASS, action_code
 from engine.jazz import Jazz
