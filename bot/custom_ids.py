@@ -79,3 +79,11 @@ def _checked(custom_id: str) -> str:
     if len(custom_id) > MAX_LENGTH or parse(custom_id) is None:
         raise ValueError(f"bad custom_id {custom_id!r}")
     return custom_id
+
+
+def checked(custom_id: str, template: str) -> str:
+    """``custom_id`` if Discord takes it and ``template`` (a feature's own component's)
+    matches it; ValueError otherwise (a bug: the id was built wrong)."""
+    if len(custom_id) > MAX_LENGTH or re.fullmatch(template, custom_id) is None:
+        raise ValueError(f"bad custom_id {custom_id!r}")
+    return custom_id

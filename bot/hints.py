@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import discord
 
-from bot import answers, render, replies
+from bot import answers, custom_ids, render, replies
 from bot.tables import MAX_EVENTS, StaleClick, Table, TableError
 from engine.ai.reasons import easy_reason
 from engine.core import action_code
@@ -66,10 +66,7 @@ ASKED = T("💡 {player} asked the AI for a hint.")
 
 
 def hint_id(table_id: str, step: int) -> str:
-    custom_id = f"ct:hint:{table_id}:{step}"
-    if len(custom_id) > 100 or re.fullmatch(HINT_TEMPLATE, custom_id) is None:
-        raise ValueError(f"bad custom_id {custom_id!r}")
-    return custom_id
+    return custom_ids.checked(f"ct:hint:{table_id}:{step}", HINT_TEMPLATE)
 
 
 # ------------------------------------------------------------------------ the rules

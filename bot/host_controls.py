@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import discord
 
-from bot import answers, render, replies
+from bot import answers, custom_ids, render, replies
 from bot.games import GameUI, option_line
 from bot.tables import LOBBY, MAX_EVENTS, Table, TableError, refusal_text
 from bot.timers import Clock
@@ -75,12 +75,6 @@ ON, OFF = "on", "off"
 ON_TEXT, OFF_TEXT = T("on"), T("off")
 NOT_A_VALUE = T("That is not a value of this option.")
 STALE = T("The lobby just changed: check who is seated and choose again.")
-
-
-def _checked(custom_id: str, template: str) -> str:
-    if len(custom_id) > MAX_LENGTH or re.fullmatch(template, custom_id) is None:
-        raise ValueError(f"bad custom_id {custom_id!r}")
-    return custom_id
 
 
 # ------------------------------------------------------------------------- the rules
@@ -210,7 +204,7 @@ class OptionsButton(discord.ui.DynamicItem[discord.ui.Button], template=OPTIONS_
         super().__init__(discord.ui.Button(
             # Translators: a lobby button (the host's): change the game's options
             style=discord.ButtonStyle.secondary, label=_("Options"), emoji="⚙️",
-            row=HOST_ROW, custom_id=_checked(f"ct:host-options:{table_id}:{step}",
+            row=HOST_ROW, custom_id=custom_ids.checked(f"ct:host-options:{table_id}:{step}",
                                              OPTIONS_TEMPLATE)))
         self.table_id, self.step = table_id, step
 
@@ -229,7 +223,7 @@ class RemoveSelect(discord.ui.DynamicItem[discord.ui.Select], template=REMOVE_TE
     def __init__(self, table_id: str, step: int,
                  options: Sequence[discord.SelectOption] = ()):
         super().__init__(discord.ui.Select(
-            custom_id=_checked(f"ct:host-remove:{table_id}:{step}", REMOVE_TEMPLATE),
+            custom_id=custom_ids.checked(f"ct:host-remove:{table_id}:{step}", REMOVE_TEMPLATE),
             # Translators: the lobby's menu (the host's) of the players to remove
             placeholder=_("Remove a player…"), row=REMOVE_ROW, min_values=1, max_values=1,
             options=list(options) or [discord.SelectOption(label="—", value="none")]))
@@ -251,7 +245,7 @@ class OptionSelect(discord.ui.DynamicItem[discord.ui.Select], template=SET_TEMPL
     def __init__(self, table_id: str, step: int, option: str,
                  options: Sequence[discord.SelectOption] = (), placeholder: str | None = None):
         super().__init__(discord.ui.Select(
-            custom_id=_checked(f"ct:host-set:{table_id}:{step}:{option}", SET_TEMPLATE),
+            custom_id=custom_ids.checked(f"ct:host-set:{table_id}:{step}:{option}", SET_TEMPLATE),
             placeholder=placeholder, min_values=1, max_values=1,
             options=list(options) or [discord.SelectOption(label="—", value="none")]))
         self.table_id, self.step, self.option = table_id, step, option

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import discord
 
-from bot import answers, render, replies, turn_notices
+from bot import answers, custom_ids, render, replies, turn_notices
 from bot.durations import DAY, MINUTE
 from bot.posting import DMClosed, Poster
 from bot.tables import Table, TableError
@@ -63,10 +63,7 @@ GAP, SLOW_GAP = 10 * MINUTE, 60 * MINUTE
 
 
 def nudge_id(table_id: str) -> str:
-    custom_id = f"ct:nudge:{table_id}"
-    if len(custom_id) > 100 or re.fullmatch(NUDGE_TEMPLATE, custom_id) is None:
-        raise ValueError(f"bad custom_id {custom_id!r}")
-    return custom_id
+    return custom_ids.checked(f"ct:nudge:{table_id}", NUDGE_TEMPLATE)
 
 
 # ------------------------------------------------------------------------ the rules

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import discord
 
-from bot import answers, render, replies
+from bot import answers, custom_ids, render, replies
 from bot.clicks import OTHER_CHANNEL
 from bot.commands import can_attach, missing_permissions
 from bot.games import GameUI
@@ -64,10 +64,7 @@ NOT_OPENED = T("I could not open the rematch just now. Please try again.")
 
 
 def rematch_id(table_id: str) -> str:
-    custom_id = f"ct:rematch:{table_id}"
-    if len(custom_id) > 100 or re.fullmatch(REMATCH_TEMPLATE, custom_id) is None:
-        raise ValueError(f"bad custom_id {custom_id!r}")
-    return custom_id
+    return custom_ids.checked(f"ct:rematch:{table_id}", REMATCH_TEMPLATE)
 
 
 class _Sequels(Protocol):

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import answers, render, replies
+from bot import answers, custom_ids, render, replies
 from bot.clicks import Clicks
 from bot.games import GameUI
 from bot.manager import TableManager
@@ -74,10 +74,7 @@ LEFT = T("{player} left the table and leaves the series.")
 
 
 def end_series_id(series_id: str) -> str:
-    custom_id = f"ct:endseries:{series_id}"
-    if len(custom_id) > 100 or re.fullmatch(END_TEMPLATE, custom_id) is None:
-        raise ValueError(f"bad custom_id {custom_id!r}")
-    return custom_id
+    return custom_ids.checked(f"ct:endseries:{series_id}", END_TEMPLATE)
 
 
 class EndSeriesButton(discord.ui.DynamicItem[discord.ui.Button], template=END_TEMPLATE):
