@@ -78,6 +78,21 @@ def test_the_check_fails_for_an_id_the_catalogues_lack(monkeypatch: pytest.Monke
     assert catalogues.main(["--check"]) == 1
 
 
+def test_code_that_only_moved_leaves_no_catalogue_behind(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    real = catalogues.extract
+
+    def moved():
+        template = real()
+        for message in template:
+            if message.id:
+                message.locations = [("bot/elsewhere.py", 1)]
+        return template
+
+    monkeypatch.setattr(catalogues, "extract", moved)
+    assert catalogues.main(["--check"]) == 0
+
+
 def test_russian_numbers_take_their_three_plural_forms() -> None:
     """1 взятка, 2 взятки, 5 взяток: one, few, many; 21 is "one" again and 0 "many"."""
     with locales.speaking("ru"):
