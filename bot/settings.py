@@ -48,6 +48,39 @@ class Timing:
 
 
 @dataclass(frozen=True)
+class Shards:
+    """Which of Discord's shards this process runs (``SHARD_COUNT``, ``SHARD_IDS``).
+
+    ``count`` None: discord.py asks Discord for the recommended count and this one
+    process runs them all (the default). With a count, ``ids`` None means every shard
+    of it; several processes each name their own ``ids`` and share one PostgreSQL.
+    """
+
+    count: int | None = None
+    ids: tuple[int, ...] | None = None
+
+    def runs(self, shard_id: int) -> bool:
+        return self.ids is None or shard_id in self.ids
+
+    def of_guild(self, guild_id: int | None) -> int:
+        """Discord's shard of a server: ``(guild_id >> 22) % count``; DMs are shard 0."""
+        return shard_of(guild_id, self.count or 1)
+
+    def owns_guild(self, guild_id: int | None) -> bool:
+        """Whether this process drives the tables of that server (every one when alone)."""
+        return self.count is None or self.runs(self.of_guild(guild_id))
+
+    @property
+    def receives_dms(self) -> bool:
+        """Discord sends DM events (and every click on a DM hand) to shard 0 only."""
+        return self.runs(0)
+
+
+def shard_of(guild_id: int | None, count: int) -> int:
+    return 0 if not guild_id else (guild_id >> 22) % count
+
+
+@dataclass(frozen=True)
 class Settings:
     token: str
     database_path: Path
@@ -56,6 +89,11 @@ class Settings:
     timing: Timing = Timing()
     health_port: int | None = None  # None: no health endpoint
     health_host: str = DEFAULT_HEALTH_HOST
+    # postgresql://user:password@host:port/database: PostgreSQL instead of SQLite at
+    # database_path (several shard processes need it: they share one database).
+    database_url: str | None = None
+    shards: Shards = Shards()
+    ai_workers: int | None = None  # processes that search for AI moves; None: cores - 1
 
 
 def load_settings(env: Mapping[str, str] | None = None, dotenv: bool = True) -> Settings:
@@ -75,7 +113,61 @@ def load_settings(env: Mapping[str, str] | None = None, dotenv: bool = True) -> 
         log_level=_log_level(env.get("LOG_LEVEL", "")),
         health_port=health_port(env.get("HEALTH_PORT", "")),
         health_host=health_host(env.get("HEALTH_HOST", "")),
+        database_url=database_url(env.get("DATABASE_URL", "")),
+        shards=shards(env.get("SHARD_COUNT", ""), env.get("SHARD_IDS", "")),
+        ai_workers=ai_workers(env.get("AI_WORKERS", "")),
     )
+
+
+def database_url(raw: str) -> str | None:
+    """``DATABASE_URL``: empty for SQLite (``DATABASE_PATH``), else a PostgreSQL URL."""
+    url = raw.strip()
+    if not url:
+        return None
+    if not url.startswith(("postgresql://", "postgres://")):
+        raise SettingsError("DATABASE_URL must be a PostgreSQL URL such as "
+                            "postgresql://cardtable:secret@localhost:5432/cardtable (or empty "
+                            "for the SQLite file at DATABASE_PATH).")
+    return url
+
+
+def shards(count_raw: str, ids_raw: str) -> Shards:
+    """``SHARD_COUNT`` (empty: Discord's recommendation, all in this process) and
+    ``SHARD_IDS`` (empty: every shard of the count; else ``0,1`` or a range ``0-3``)."""
+    count_text, ids_text = count_raw.strip(), ids_raw.strip()
+    if not count_text:
+        if ids_text:
+            raise SettingsError("SHARD_IDS needs SHARD_COUNT: set both (for example "
+                                "SHARD_COUNT=2 and SHARD_IDS=0), or neither.")
+        return Shards()
+    if not (count_text.isascii() and count_text.isdigit()) or int(count_text) < 1:
+        raise SettingsError(f"SHARD_COUNT must be a whole number of 1 or more, "
+                            f"not {count_raw!r}.")
+    count = int(count_text)
+    if not ids_text:
+        return Shards(count)
+    ids: list[int] = []
+    for part in ids_text.replace(" ", "").split(","):
+        first, dash, last = part.partition("-")
+        if not (first.isdigit() and (not dash or last.isdigit())):
+            raise SettingsError(f"SHARD_IDS must list shard numbers such as 0,1 or a range "
+                                f"such as 0-3, not {ids_raw!r}.")
+        ids.extend(range(int(first), int(last if dash else first) + 1))
+    if not ids or any(i >= count for i in ids):
+        raise SettingsError(f"SHARD_IDS must name shards from 0 to {count - 1} "
+                            f"(SHARD_COUNT={count}), not {ids_raw!r}.")
+    return Shards(count, tuple(sorted(set(ids))))
+
+
+def ai_workers(raw: str) -> int | None:
+    """``AI_WORKERS``: processes searching AI moves (empty: the cores less one, at least 1)."""
+    text = raw.strip()
+    if not text:
+        return None
+    if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= 64:
+        raise SettingsError(f"AI_WORKERS must be a number of processes from 1 to 64 (or "
+                            f"empty for the cores less one), not {raw!r}.")
+    return int(text)
 
 
 def _guild_id(raw: str) -> int | None:

@@ -48,6 +48,7 @@ from bot.storage.rows import (
     StorageBusy,
     StorageError,
     StoreInfo,
+    TableChange,
     TableExists,
     TableRow,
     VersionConflict,
@@ -71,6 +72,6 @@ __all__ = [
     "ChipsNotConserved", "ChipsRow", "Clock", "CorruptTable", "FinishedGame", "GameStats",
     "GameSummary", "InvalidResult", "LeaderboardRow", "MigrationFailed", "SQLiteStorage",
     "SchemaTooNew", "SeatResult", "Storage", "StorageBusy", "StorageError", "Store", "StoreInfo",
-    "TableExists", "TableRow", "VersionConflict", "is_counted", "is_rated", "load_migrations",
+    "TableChange", "TableExists", "TableRow", "VersionConflict", "is_counted", "is_rated", "load_migrations",
     "migration_files", "moves_chips", "open_storage", "split_statements", "utc_now",
 ]

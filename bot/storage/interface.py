@@ -8,7 +8,7 @@ that leaves a method out cannot even be built.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any, Self
 
 from bot.storage.rows import (
@@ -20,6 +20,7 @@ from bot.storage.rows import (
     GameSummary,
     LeaderboardRow,
     StoreInfo,
+    TableChange,
     TableRow,
 )
 
@@ -36,8 +37,31 @@ class Store(ABC):
     async def __aexit__(self, *exc_info: object) -> None:
         await self.close()
 
+    shared: bool = False
+    """Whether several processes may use this store at once (PostgreSQL). A store of one
+    process (SQLite) needs no ownership nor notices: the defaults below are for it."""
+
     @abstractmethod
     async def close(self) -> None: ...
+
+    # -- several processes (shards) -------------------------------------------------
+
+    async def claim_table(self, table_id: str) -> bool:
+        """Own a live table: this process alone drives it (timers, AI seats, edits) until
+        it releases it or exits. False: another process owns it now. Claiming a table
+        this store already owns is True. A process that dies releases its tables at once
+        (PostgreSQL: a session advisory lock), so a restart can take them over."""
+        return True
+
+    async def release_table(self, table_id: str) -> None:
+        """Give up owning a table (closed, or this process is stopping)."""
+
+    async def announce(self, change: TableChange) -> None:
+        """Tell the other processes that this one saved a step on a table."""
+
+    async def listen(self, on_change: Callable[[TableChange], None]) -> None:
+        """Call ``on_change`` for every change another process announces from now on
+        (never for this store's own)."""
 
     @abstractmethod
     async def info(self) -> StoreInfo: ...
