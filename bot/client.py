@@ -112,7 +112,8 @@ class CardTableBot(commands.AutoShardedBot):
 
     async def setup_hook(self) -> None:
         if self._store is None:
-            self._store = await open_storage(self.settings.database_path)
+            self._store = await open_storage(self.settings.database_path,
+                                             url=self.settings.database_url)
         await self.readers.load(self._store)
         await self.tree.set_translator(CatalogueTranslator())
         self._croupier = Croupier(self, self._store, self.game_uis, self.timing, self.clock,

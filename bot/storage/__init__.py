@@ -61,8 +61,13 @@ Storage = SQLiteStorage
 
 
 
-async def open_storage(path: str | Path = DEFAULT_DATABASE_PATH) -> Store:
-    """The store the bot uses (``DATABASE_PATH``): the one place that picks a backend."""
+async def open_storage(path: str | Path = DEFAULT_DATABASE_PATH, *,
+                       url: str | None = None) -> Store:
+    """The store the bot uses: the one place that picks a backend. ``url``
+    (``DATABASE_URL``, postgresql://…) opens PostgreSQL; else SQLite at ``path``
+    (``DATABASE_PATH``)."""
+    if url:
+        raise NotImplementedError("the PostgreSQL backend comes next")  # (being built)
     return await SQLiteStorage.open(path)
 
 
