@@ -4,6 +4,11 @@ Find the table the component names → is it still open → is the click in the
 table's channel (where that matters) → take the table's lock, deferring the
 answer if it is busy → is the table still live now that it is ours. Any "no"
 is answered politely here, and the caller gets None.
+
+A click from a DM on a table another process drives (Discord sends DM events to
+shard 0's process only) finds the table in storage (``TableManager.visit``): the
+caller then works on that copy, at its stored version, and ``bot.visits`` tells
+the owner.
 """
 
 from __future__ import annotations
@@ -38,6 +43,9 @@ class Clicks:
         buttons; My hand in a server). ``table``: already found (a slash command)."""
         found = table if table is not None else (
             self.manager.get(table_id) if table_id is not None else None)
+        if found is None and table_id is not None and interaction.guild_id is None \
+                and not channel_bound:
+            found = await self.manager.visit(table_id)
         if found is None:
             await replies.closed(interaction)
             yield None
@@ -46,9 +54,12 @@ class Clicks:
             await replies.reply(interaction, say(OTHER_CHANNEL))
             yield None
             return
-        async with self.steps.hold(found, replies.deferrer(interaction)) as live:
-            if not live:
-                await replies.closed(interaction)
-                yield None
-                return
-            yield found
+        try:
+            async with self.steps.hold(found, replies.deferrer(interaction)) as live:
+                if not live:
+                    await replies.closed(interaction)
+                    yield None
+                    return
+                yield found
+        finally:
+            self.manager.leave(found)

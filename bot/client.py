@@ -72,6 +72,11 @@ class CardTableBot(commands.AutoShardedBot):
                  extensions: dict[str, str | None] | None = None, seed: int | None = None,
                  ai: AIRunner | None = None, **options: Any):
         intents = discord.Intents.default()  # no members, presences or message content
+        shards = settings.shards
+        if shards.count is not None:  # this process runs some shards (SHARD_COUNT, SHARD_IDS)
+            options.setdefault("shard_count", shards.count)
+            if shards.ids is not None:
+                options.setdefault("shard_ids", list(shards.ids))
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
                          help_command=None, tree_cls=CardTableTree, **options)
         self.settings = settings
@@ -117,7 +122,8 @@ class CardTableBot(commands.AutoShardedBot):
         await self.readers.load(self._store)
         await self.tree.set_translator(CatalogueTranslator())
         self._croupier = Croupier(self, self._store, self.game_uis, self.timing, self.clock,
-                                  seed=self.seed, ai=self.ai, metrics=self.metrics)
+                                  seed=self.seed, ai=self.ai, metrics=self.metrics,
+                                  shards=self.settings.shards)
         manager = self._croupier.manager
         self.metrics.watch(
             live_tables=lambda: Counter(t.status for t in manager.all()),
@@ -133,7 +139,7 @@ class CardTableBot(commands.AutoShardedBot):
                 log.warning("%s is not loaded: the %s engine is missing", extension, game)
                 continue
             await self.load_extension(extension)
-        tables = await self.croupier.restore()
+        tables = await self.croupier.start()
         log.info("restored %d table(s)", len(tables))
         await self.sync_commands_if_changed()
 

@@ -8,7 +8,13 @@ Where each job lives:
   message; ``bot.hands``: the players' hands);
 * ``bot.lobby``, ``bot.moves``, ``bot.commands`` — what players click and type;
 * ``bot.driver`` — the bot's own moves; ``bot.deadlines`` — turn timers;
-* ``bot.endings`` — results, records, closing a table.
+* ``bot.endings`` — results, records, closing a table;
+* ``bot.visits`` — a DM click on a table another process drives (shards).
+
+With several processes on one PostgreSQL (``Settings.shards``), each drives the
+tables of its own shards that it could claim, looks every ``Timing.takeover_every``
+seconds for tables of its shards whose process stopped, and catches up
+(``caught_up``) when another process announces a step it saved on one of its tables.
 
 Discord errors are logged and absorbed (``bot.posting.Poster``): a table never
 crashes on them.
@@ -42,12 +48,13 @@ from bot.posting import Poster
 from bot.presenter import Presenter
 from bot.rematch import Rematches
 from bot.series import Series
-from bot.settings import Timing
-from bot.step import Steps
-from bot.storage import Store
+from bot.settings import Shards, Timing
+from bot.step import Outcome, Steps
+from bot.storage import Store, TableChange
 from bot.tables import PLAYING, Table
 from bot.tasks import TableTasks
 from bot.timers import Clock, TableTimers
+from bot.visits import Visits
 from engine.core import Game
 from engine.text import T
 
@@ -57,12 +64,17 @@ log = logging.getLogger(__name__)
 class Croupier:
     def __init__(self, client: discord.Client, store: Store, uis: dict[str, GameUI],
                  timing: Timing, clock: Clock, seed: int | None = None,
-                 ai: AIRunner | None = None, metrics: Metrics | None = None):
+                 ai: AIRunner | None = None, metrics: Metrics | None = None,
+                 shards: Shards | None = None):
         self.store = store
         self.uis = uis
         self.clock = clock
+        self.timing = timing
+        self.shards = shards or Shards()
         self.manager = TableManager(store, self._engine_of)
         self.steps = Steps(self.manager, clock, timing.lock_patience, metrics)
+        self.steps.on_stale = self._stale
+        self._noticed: dict[str, int] = {}  # per table: the latest change announced to us
         self.poster = Poster(client)
         self.tasks = TableTasks()
         self.ai = ai if ai is not None else AIRunner()
@@ -81,8 +93,9 @@ class Croupier:
         self.clicks = Clicks(self.manager, self.steps)
         self.lobby = Lobby(self.clicks, self.steps, self.board, self.hands, self.endings,
                            self.driver, store, uis, clock)
+        self.visits = Visits(store, self.presenter, self.hands)
         self.moves = Moves(self.clicks, self.steps, self.presenter, self.board, self.hands,
-                           self.driver, clock)
+                           self.driver, self.visits, clock)
         self.hints = Hints(self.clicks, self.steps, self.board, self.ai)  # the Hint button
         # The table's Nudge button (bot.nudges).
         self.nudges = Nudges(self.clicks, self.steps, self.manager, self.hands, clock)
@@ -140,9 +153,33 @@ class Croupier:
 
     # -- lifecycle ---------------------------------------------------------------------
 
+    async def start(self) -> list[Table]:
+        """Start driving: this process's tables back from storage, and with a shared store
+        the notices of other processes and the takeover of tables left by one that stopped."""
+        if self.store.shared:
+            await self.store.listen(self.changed_elsewhere)
+        tables = await self.restore()
+        if self.store.shared:
+            self.tasks.spawn(self._take_over(), "take-over")
+        return tables
+
+    async def _take_over(self) -> None:
+        while True:
+            await asyncio.sleep(self.timing.takeover_every)
+            try:
+                tables = await self.restore()
+            except Exception:  # storage trouble: try again next time
+                log.exception("cannot look for tables to take over")
+                continue
+            if tables:
+                log.info("took over %d table(s) of a process that stopped", len(tables))
+
     async def restore(self) -> list[Table]:
-        """Bring back every table after a restart: timers, pending bot moves, the message."""
-        tables, problems = await self.manager.restore()
+        """Bring back every table after a restart: timers, pending bot moves, the message.
+
+        Only the tables of this process's shards that it can claim; called again, those
+        it does not hold yet (another process held them)."""
+        tables, problems = await self.manager.restore(self.shards.owns_guild)
         for problem in problems:
             await self.endings.abandon(problem.table_id, problem.channel_id, problem.guild_id,
                                        problem.reason, problem.language)
@@ -173,6 +210,51 @@ class Croupier:
                 await self.hands.tell_turn(table, seat, renew=False)
             await save_posts(self.manager, table)
         self.driver.kick(table)
+
+    # -- another process changed one of our tables ------------------------------------
+
+    def changed_elsewhere(self, change: TableChange) -> None:
+        """Another process saved a step on a table (a DM click reached it): if the table is
+        ours, show the rest and drive it from the new version."""
+        table = self.manager.get(change.table_id)
+        if table is None or change.version <= self._noticed.get(change.table_id, 0):
+            return
+        self._noticed[change.table_id] = change.version
+        self.tasks.spawn(self.caught_up(table, change), f"catch-up-{table.table_id}")
+
+    def _stale(self, table: Table) -> None:
+        """A save found that another process changed the table (its notice not seen yet):
+        it normally follows at once; if it does not, catch up from storage alone."""
+        self.tasks.spawn(self._catch_up_later(table, table.version),
+                         f"stale-{table.table_id}")
+
+    async def _catch_up_later(self, table: Table, version: int) -> None:
+        await asyncio.sleep(self.timing.notice_grace)
+        if self._noticed.get(table.table_id, 0) < version:
+            self._noticed[table.table_id] = version
+            await self.caught_up(table, None)
+
+    async def caught_up(self, table: Table, change: TableChange | None) -> None:
+        """Read the table as another process saved it, then what its step shows: each
+        finished deal's result, the table message, the next player's hand; then timers
+        and the bot's moves. ``change`` None: only known from storage (no deal results)."""
+        async with self.steps.hold(table) as live:
+            if not live:
+                return
+            if change is not None and table.version < change.version \
+                    and not await self.manager.reload(table):
+                return
+            if change is not None and change.collapsed is not None:
+                hands = table.posts.hand_messages  # that DM shows one line now, no menu
+                for user, message in list(hands.items()):
+                    if message == change.collapsed:
+                        del hands[user]
+            reports = list(change.deal_reports) if change is not None else []
+            await self.presenter.deal_reports(Outcome(table, saved=True, deal_reports=reports))
+            if change is not None and table.version > change.version:
+                return  # this process has stepped on since: that step showed the table
+            await self.presenter.after_step(table, answered=change.seat if change else None)
+        self.driver.settle(table)
 
     async def drain(self, timeout: float) -> bool:
         """Wait for a moment when no step holds a table and no table edit is pending

@@ -5,6 +5,13 @@ and is the only code that turns a table into storage rows: ``save`` is the one
 versioned save of a step, ``save_posts`` writes where its messages are (not
 versioned), ``restore`` brings the tables back after a restart. Nothing here
 talks to Discord.
+
+Several processes (shards) may share one database: each restores and drives only
+the tables of its own shards that it could claim (``Store.claim_table``), and
+``reload`` reads a table another process changed. A table of another process's
+shard can still be *visited* (``visit``): Discord sends every click on a DM hand to
+shard 0's process, which applies the move there on a copy read from storage at its
+version; the owner catches up from the change that process announces.
 """
 
 from __future__ import annotations
@@ -15,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from bot.storage import CorruptTable, Store, TableRow
+from bot.storage import ACTIVE_STATUSES, CorruptTable, Store, TableRow
 from bot.tables import Table, TableError
 from engine.core import Game
 from engine.text import T
@@ -40,6 +47,8 @@ class TableManager:
         self._by_id: dict[str, Table] = {}
         self._locks: dict[str, asyncio.Lock] = {}
         self._saved_posts: dict[str, dict[str, Any]] = {}
+        self._visiting: dict[str, Table] = {}  # another process's tables, clicked here
+        self._releasing: set[asyncio.Task[None]] = set()
 
     def in_channel(self, channel_id: int) -> Table | None:
         return self._by_channel.get(channel_id)
@@ -48,8 +57,49 @@ class TableManager:
         return self._by_id.get(table_id)
 
     def is_live(self, table: Table) -> bool:
-        """Whether ``table`` is still the live one (it may have closed while someone waited)."""
+        """Whether ``table`` is still the live one (it may have closed while someone waited).
+
+        A visited table (another process's) is live while it is open."""
+        if self._visiting.get(table.table_id) is table:
+            return table.status in ACTIVE_STATUSES
         return self._by_id.get(table.table_id) is table
+
+    def is_visiting(self, table: Table) -> bool:
+        """Whether ``table`` is another process's, read here for one click."""
+        return self._visiting.get(table.table_id) is table
+
+    async def visit(self, table_id: str) -> Table | None:
+        """Another process's open table, read from storage for a click that reached this
+        one (a DM hand's click reaches shard 0 only); None if there is no such open table.
+
+        Only for a store several processes share; the copy is not driven here."""
+        if not self.store.shared or table_id in self._by_id:
+            return self._by_id.get(table_id)
+        row = await self.store.load_table(table_id)
+        if not isinstance(row, TableRow) or row.status not in ACTIVE_STATUSES:
+            return None
+        table = self._restore_one(row)
+        self._visiting[table_id] = table
+        return table
+
+    def leave(self, table: Table) -> None:
+        """The click that visited ``table`` is over: forget the copy."""
+        if self._visiting.get(table.table_id) is table:
+            del self._visiting[table.table_id]
+            if table.table_id not in self._by_id:
+                lock = self._locks.get(table.table_id)
+                if lock is not None and not lock.locked():
+                    del self._locks[table.table_id]
+
+    async def reload(self, table: Table) -> bool:
+        """Read ``table`` again from storage, where another process saved a newer version;
+        the posts this process keeps stay. False if it is gone or unreadable."""
+        row = await self.store.load_table(table.table_id)
+        if not isinstance(row, TableRow):
+            return False
+        fresh = self._restore_one(row)
+        table.restore(fresh)  # every field but the posts, the version included
+        return True
 
     def all(self) -> list[Table]:
         return list(self._by_id.values())
@@ -80,6 +130,10 @@ class TableManager:
             self._unregister(table)
             raise
         self._saved_posts[table.table_id] = posts
+        # A new table is this process's: its channel is on this process's shard.
+        if not await self.store.claim_table(table.table_id):
+            log.error("table %s was just created here, but another process owns it",
+                      table.table_id)
 
     async def save(self, table: Table) -> None:
         """The versioned save; the storage refuses a stale version (``VersionConflict``)."""
@@ -105,10 +159,18 @@ class TableManager:
     def forget(self, table: Table) -> None:
         self._unregister(table)
 
-    async def restore(self) -> tuple[list[Table], list[RestoreProblem]]:
-        """Load every active table; a row that cannot be restored is reported, not raised."""
+    async def restore(self, wanted: Callable[[int], bool] = lambda guild_id: True
+                      ) -> tuple[list[Table], list[RestoreProblem]]:
+        """Load every active table of the servers ``wanted`` (this process's shards) that
+        this process can claim and does not hold yet; a row that cannot be restored is
+        reported, not raised. Called again later, it takes over the tables a process that
+        stopped has left."""
         restored, problems = [], []
         for row in await self.store.load_active_tables():
+            if row.table_id in self._by_id or not wanted(row.guild_id):
+                continue
+            if not await self.store.claim_table(row.table_id):
+                continue  # another process drives it (a restart overlap): not twice
             if isinstance(row, CorruptTable):
                 problems.append(RestoreProblem(row.table_id, row.channel_id, row.guild_id,
                                                row.error))
@@ -145,6 +207,21 @@ class TableManager:
     def _unregister(self, table: Table) -> None:
         if self._by_channel.get(table.channel_id) is table:
             del self._by_channel[table.channel_id]
-        self._by_id.pop(table.table_id, None)
+        if self._by_id.pop(table.table_id, None) is not None:
+            self._release(table.table_id)
         self._locks.pop(table.table_id, None)
         self._saved_posts.pop(table.table_id, None)
+
+    def _release(self, table_id: str) -> None:
+        """Give up owning a table that is no longer live here (closed, or forgotten)."""
+        if not self.store.shared:
+            return
+        task = asyncio.get_running_loop().create_task(self._release_quietly(table_id))
+        self._releasing.add(task)
+        task.add_done_callback(self._releasing.discard)
+
+    async def _release_quietly(self, table_id: str) -> None:
+        try:
+            await self.store.release_table(table_id)
+        except Exception:  # the lock goes with the connection at the latest
+            log.exception("cannot release table %s", table_id)

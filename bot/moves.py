@@ -21,14 +21,16 @@ from bot.presenter import Presenter
 from bot.step import Steps
 from bot.tables import Table, TableError
 from bot.timers import Clock
+from bot.visits import Visits
 from engine.text import T
 from locales import _, say
 
 
 class Moves:
     def __init__(self, clicks: Clicks, steps: Steps, presenter: Presenter, board: Board,
-                 hands: Hands, driver: Driver, clock: Clock):
+                 hands: Hands, driver: Driver, visits: Visits, clock: Clock):
         self.clicks = clicks
+        self.visits = visits
         self.steps = steps
         self.presenter = presenter
         self.board = board
@@ -42,6 +44,9 @@ class Moves:
             if table is None:
                 return
             outcome = await self.steps.move(table, interaction.user.id, step, code)
+            if self.clicks.manager.is_visiting(table):  # another process drives this table
+                await self.visits.move(interaction, outcome)
+                return
             await self.presenter.move(interaction, outcome)
             if outcome.saved:
                 self.driver.settle(table)

@@ -45,6 +45,11 @@ class Timing:
     retire_after: float = 50 * 60  # a table message this old is replaced by a fresh one
     lock_patience: float = 2.0  # wait this long for a busy table before deferring a click
     series_pause: float = 8.0  # between the deals of a series (AttackJack), to read the result
+    # Several processes: how often a process looks for tables of its shards that nobody
+    # drives (their process stopped), and how long it waits for another process's notice
+    # of a change before catching up from storage alone.
+    takeover_every: float = 5.0
+    notice_grace: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -106,6 +111,13 @@ def load_settings(env: Mapping[str, str] | None = None, dotenv: bool = True) -> 
     token = env.get("DISCORD_TOKEN", "").strip()
     if not token:
         raise SettingsError(MISSING_TOKEN_HELP)
+    url, shard_set = database_url(env.get("DATABASE_URL", "")), shards(
+        env.get("SHARD_COUNT", ""), env.get("SHARD_IDS", ""))
+    if shard_set.ids is not None and len(shard_set.ids) < (shard_set.count or 0) \
+            and url is None:
+        raise SettingsError("SHARD_IDS names only some shards, so other processes run the "
+                            "rest: they must share one PostgreSQL database. Set DATABASE_URL "
+                            "(postgresql://…) in every process, or leave SHARD_IDS empty.")
     return Settings(
         token=token,
         database_path=Path(env.get("DATABASE_PATH", "").strip() or "data/cardtable.db"),
@@ -113,8 +125,8 @@ def load_settings(env: Mapping[str, str] | None = None, dotenv: bool = True) -> 
         log_level=_log_level(env.get("LOG_LEVEL", "")),
         health_port=health_port(env.get("HEALTH_PORT", "")),
         health_host=health_host(env.get("HEALTH_HOST", "")),
-        database_url=database_url(env.get("DATABASE_URL", "")),
-        shards=shards(env.get("SHARD_COUNT", ""), env.get("SHARD_IDS", "")),
+        database_url=url,
+        shards=shard_set,
         ai_workers=ai_workers(env.get("AI_WORKERS", "")),
     )
 

@@ -19,6 +19,7 @@ from typing import Any
 
 from bot.health import Metrics
 from bot.manager import TableManager
+from bot.storage import VersionConflict
 from bot.table_lines import deal_reports
 from bot.tables import Table, TableError
 from bot.timers import Clock
@@ -42,6 +43,7 @@ class Outcome:
     deal_reports: list[int] = field(default_factory=list)  # deals whose result to post
     next_seat: int | None = None  # the person to act now (None: nobody, or the bot)
     game_over: bool = False
+    stale: bool = False  # another process had saved a newer version: the table was reread
 
     @property
     def failed(self) -> bool:
@@ -56,6 +58,9 @@ class Steps:
         self.clock = clock
         self.patience = patience  # how long a click waits for a busy table before on_wait
         self.metrics = metrics
+        # Told of a table of this process that another process changed (found by a save
+        # refused for its version): the croupier catches up and drives it again.
+        self.on_stale: Callable[[Table], None] | None = None
 
     def moved(self) -> None:
         """A move (a player's, or one the bot made for a seat) was saved."""
@@ -89,16 +94,24 @@ class Steps:
             lock.release()
 
     async def move(self, table: Table, user_id: int, step: int, code: str) -> Outcome:
-        """A player's move from a menu drawn at ``step``; call it holding the lock."""
-        try:
-            seat, action = table.check_move(user_id, step, code)
-        except TableError as error:
-            return Outcome(table, saved=False, refusal=error, seat=table.seat_of(user_id))
-        outcome = await self.apply(table, lambda t: t.apply(seat, action, self.clock.now()),
-                                   seat=seat)
+        """A player's move from a menu drawn at ``step``; call it holding the lock.
+
+        If another process saved the table meanwhile, the move is checked again on the
+        table as it is now (once): a menu that is still current still plays."""
+        for _attempt in range(2):
+            try:
+                seat, action = table.check_move(user_id, step, code)
+            except TableError as error:
+                return Outcome(table, saved=False, refusal=error, seat=table.seat_of(user_id))
+            outcome = await self.apply(table, self._playing(seat, action), seat=seat)
+            if not outcome.stale:
+                break
         if outcome.saved:
             self.moved()
         return outcome
+
+    def _playing(self, seat: int, action: int) -> Change:
+        return lambda t: t.apply(seat, action, self.clock.now())
 
     async def apply(self, table: Table, change: Change, *, seat: int | None = None) -> Outcome:
         """Run ``change`` on the table and save it once; on a failed save the table is put
@@ -112,6 +125,16 @@ class Steps:
         events = result if isinstance(result, list) else []
         try:
             await self.manager.save(table)
+        except VersionConflict:
+            # Another process saved this table (a click on a DM hand reaches shard 0's
+            # process): never overwrite it; read it as it is now.
+            table.restore(kept)
+            log.info("table %s was changed by another process; reading it again",
+                     table.table_id)
+            if await self.manager.reload(table) and self.on_stale is not None \
+                    and not self.manager.is_visiting(table):
+                self.on_stale(table)
+            return Outcome(table, saved=False, seat=seat, stale=True)
         except Exception:
             log.exception("cannot save table %s", table.table_id)
             table.restore(kept)

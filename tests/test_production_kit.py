@@ -127,10 +127,10 @@ def compose() -> dict[str, Any]:
     return data
 
 
-def service() -> dict[str, Any]:
+def service(name: str = "bot") -> dict[str, Any]:
     services = compose()["services"]
-    assert list(services) == ["bot"]
-    bot: dict[str, Any] = services["bot"]
+    assert list(services) == ["bot", "postgres", "bot-shard-1"]
+    bot: dict[str, Any] = services[name]
     return bot
 
 
@@ -308,6 +308,30 @@ def test_compose_takes_the_token_from_an_env_file_and_stops_gracefully():
     published = [p for p in bot.get("ports", []) if p.endswith(f":{settings.health_port}")]
     assert published and all(p.startswith("127.0.0.1:") for p in published), \
         "the health port is published on this machine only"
+
+
+def test_compose_scales_to_postgres_and_a_second_shard_process_only_when_asked():
+    bot, postgres, shard = service(), service("postgres"), service("bot-shard-1")
+    assert "profiles" not in bot, "docker compose up keeps starting the bot alone (SQLite)"
+    assert postgres["profiles"] == shard["profiles"] == ["scale"]
+    assert "postgres" in shard["depends_on"]
+    assert shard["build"] == bot["build"] and shard["env_file"] == bot["env_file"]
+    # The second process reads the first's .env (DATABASE_URL, SHARD_COUNT) with its own
+    # shard; as documented at the top of compose.yaml, .env names shard 0 for "bot".
+    documented = dict(line.lstrip("# ").strip().split("=", 1)
+                      for line in (ROOT / "compose.yaml").read_text().splitlines()
+                      if re.fullmatch(r"#\s+[A-Z_]+=\S+", line.strip()))
+    first = load_settings({"DISCORD_TOKEN": "t", **documented})
+    second = load_settings({"DISCORD_TOKEN": "t", **documented, **shard["environment"]})
+    assert first.database_url and first.database_url == second.database_url
+    assert first.database_url.split("@")[1].startswith("postgres:5432/")
+    assert first.shards.count == second.shards.count == 2
+    assert first.shards.ids == (0,) and second.shards.ids == (1,)
+    assert first.shards.receives_dms and not second.shards.receives_dms
+    ports = [p.split(":")[1] for p in bot["ports"] + shard["ports"]]
+    assert len(set(ports)) == len(ports), "each process publishes its own health port"
+    assert "POSTGRES_PASSWORD" not in documented.get("DATABASE_URL", "")
+    assert postgres["environment"]["POSTGRES_PASSWORD"].startswith("${POSTGRES_PASSWORD")
 
 
 def test_the_yaml_reader_refuses_what_it_does_not_understand():

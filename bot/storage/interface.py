@@ -55,13 +55,16 @@ class Store(ABC):
 
     async def release_table(self, table_id: str) -> None:
         """Give up owning a table (closed, or this process is stopping)."""
+        return None
 
     async def announce(self, change: TableChange) -> None:
         """Tell the other processes that this one saved a step on a table."""
+        return None  # one process: nobody to tell
 
     async def listen(self, on_change: Callable[[TableChange], None]) -> None:
         """Call ``on_change`` for every change another process announces from now on
         (never for this store's own)."""
+        return None  # one process: nobody else saves
 
     @abstractmethod
     async def info(self) -> StoreInfo: ...

@@ -111,3 +111,53 @@ def test_env_example_lists_every_setting_and_loads():
     values = {k: v or "" for k, v in example.items()}
     settings = load_settings({**values, "DISCORD_TOKEN": "t"})
     assert settings.health_port is None, "the example keeps the endpoint off"
+
+
+# -- more than one process ------------------------------------------------------------
+
+
+def test_one_process_on_sqlite_is_the_default():
+    settings = load_settings({"DISCORD_TOKEN": "t"})
+    assert settings.database_url is None and settings.ai_workers is None
+    assert settings.shards.count is None and settings.shards.owns_guild(123 << 22)
+    assert settings.shards.receives_dms
+
+
+def test_shards_postgres_and_ai_workers_are_read():
+    settings = load_settings({"DISCORD_TOKEN": "t", "SHARD_COUNT": "4",
+                              "SHARD_IDS": "3, 1-2", "AI_WORKERS": "3",
+                              "DATABASE_URL": " postgresql://u:p@db:5432/cardtable "})
+    assert settings.database_url == "postgresql://u:p@db:5432/cardtable"
+    assert settings.shards.count == 4 and settings.shards.ids == (1, 2, 3)
+    assert settings.ai_workers == 3
+    assert not settings.shards.receives_dms, "DM events go to shard 0 only"
+
+
+def test_a_server_belongs_to_discords_shard_of_it():
+    shards = load_settings({"DISCORD_TOKEN": "t", "SHARD_COUNT": "2", "SHARD_IDS": "1",
+                            "DATABASE_URL": "postgresql://db/x"}).shards
+    on_one, on_zero = (5 << 22) | 12345, (6 << 22) | 12345  # (id >> 22) % 2: 1 and 0
+    assert shards.of_guild(on_one) == 1 and shards.owns_guild(on_one)
+    assert shards.of_guild(on_zero) == 0 and not shards.owns_guild(on_zero)
+    assert shards.of_guild(None) == 0, "a table without a server is shard 0's (DMs)"
+
+
+@pytest.mark.parametrize(("env", "text"), [
+    ({"SHARD_IDS": "0"}, "SHARD_IDS needs SHARD_COUNT"),
+    ({"SHARD_COUNT": "0"}, "SHARD_COUNT must be"),
+    ({"SHARD_COUNT": "two"}, "SHARD_COUNT must be"),
+    ({"SHARD_COUNT": "2", "SHARD_IDS": "2", "DATABASE_URL": "postgresql://db/x"},
+     "from 0 to 1"),
+    ({"SHARD_COUNT": "2", "SHARD_IDS": "a"}, "SHARD_IDS must list"),
+    ({"SHARD_COUNT": "2", "SHARD_IDS": "1"}, "share one PostgreSQL"),
+    ({"DATABASE_URL": "mysql://db/x"}, "DATABASE_URL must be a PostgreSQL URL"),
+    ({"AI_WORKERS": "0"}, "AI_WORKERS must be"),
+])
+def test_bad_scale_settings_are_explained(env, text):
+    with pytest.raises(SettingsError, match=text):
+        load_settings({"DISCORD_TOKEN": "t", **env})
+
+
+def test_every_shard_in_one_process_may_stay_on_sqlite():
+    settings = load_settings({"DISCORD_TOKEN": "t", "SHARD_COUNT": "2", "SHARD_IDS": "0-1"})
+    assert settings.database_url is None and settings.shards.ids == (0, 1)

@@ -1,0 +1,58 @@
+"""A click on a table another process drives: answered here, the owner told.
+
+Discord sends every DM event to the process of shard 0, so a click on a DM hand
+may reach a process that does not drive that table. That process applies the
+move itself on the table as stored (``TableManager.visit``: read at its version,
+saved only at that version), answers the click, and announces the change
+(``Store.announce``). The owner then shows the rest — each finished deal's
+result, the table message, the next player's hand — and drives timers and AI
+seats from the new version (``Croupier.caught_up``): one process draws each
+table, so its edits stay in order and are merged as usual.
+"""
+
+from __future__ import annotations
+
+import discord
+
+from bot import replies
+from bot.hands import Hands
+from bot.presenter import SAVE_FAILED, Presenter
+from bot.step import Outcome
+from bot.storage import Store, TableChange
+from engine.events import Played
+from locales import say
+
+
+class Visits:
+    def __init__(self, store: Store, presenter: Presenter, hands: Hands):
+        self.store = store
+        self.presenter = presenter
+        self.hands = hands
+
+    async def move(self, interaction: discord.Interaction, outcome: Outcome) -> None:
+        """Answer a move on a visited table (the clicked hand redrawn, or collapsed to one
+        line as the owner would), then tell the owner."""
+        table, seat = outcome.table, outcome.seat
+        if outcome.refusal is not None:
+            await self.presenter.refusal(interaction, outcome)
+            return
+        if outcome.failed or seat is None:
+            await replies.reply(interaction, say(SAVE_FAILED))
+            return
+        played = next((e.action for e in outcome.events
+                       if isinstance(e, Played) and e.seat == seat), None)
+        line = self.hands.move_line(table, seat, played) if played is not None else None
+        again = table.to_act == seat and table.automation() is None
+        collapsed = None
+        if line is not None and not again:
+            await replies.update(interaction, **self.hands.collapsed(line))
+            collapsed = interaction.message.id if interaction.message else None
+        else:
+            await replies.update(interaction, content=None, **self.hands.parts(table, seat))
+        await self.announce(outcome, collapsed)
+
+    async def announce(self, outcome: Outcome, collapsed: int | None = None) -> None:
+        """Tell the table's owner of a step saved here."""
+        await self.store.announce(TableChange(
+            outcome.table.table_id, outcome.table.version, seat=outcome.seat,
+            deal_reports=tuple(outcome.deal_reports), collapsed=collapsed))
