@@ -119,6 +119,11 @@ class TableManager:
         if other is not None:
             raise TableError(T("There is already a table of {game} in this channel.",
                                game=other.title))
+        # A new table is this process's (its channel is on this process's shard): claimed
+        # before it is stored, so that no other process can take it over in between.
+        if not await self.store.claim_table(table.table_id):
+            raise TableError(  # not for players: a random id already claimed elsewhere
+                f"Table {table.table_id} is claimed by another process.")
         self._register(table)
         posts = table.posts.to_data()
         try:
@@ -130,10 +135,6 @@ class TableManager:
             self._unregister(table)
             raise
         self._saved_posts[table.table_id] = posts
-        # A new table is this process's: its channel is on this process's shard.
-        if not await self.store.claim_table(table.table_id):
-            log.error("table %s was just created here, but another process owns it",
-                      table.table_id)
 
     async def save(self, table: Table) -> None:
         """The versioned save; the storage refuses a stale version (``VersionConflict``)."""
