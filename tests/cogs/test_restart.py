@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import asyncpg
 import pytest
 
 from engine.records import restore
@@ -78,28 +79,55 @@ class BotProcess:
     log: Path
     proc: asyncio.subprocess.Process | None = None
     starts: int = 0
+    url: str | None = None  # DATABASE_URL: PostgreSQL instead of the SQLite file
+    environment: dict[str, str] = field(default_factory=dict)  # more settings (shards)
 
-    async def start(self) -> None:
+    async def start(self, wait: bool = True) -> None:
         env = self.fake.subprocess_env() | {"DATABASE_PATH": str(self.database),
-                                            "LOG_LEVEL": "INFO"}
+                                            "LOG_LEVEL": "INFO"} | self.environment
+        if self.url is not None:
+            env["DATABASE_URL"] = self.url
         self.starts += 1
         with self.log.open("a") as log:
             log.write(f"---- start {self.starts}\n")
             self.proc = await asyncio.create_subprocess_exec(
                 *self.fake.subprocess_command(str(self.launcher)), env=env,
                 stdout=log, stderr=log)
-        await self.fake.wait_for(self._connected, timeout=START_TIMEOUT)
+        if wait:
+            await self.fake.wait_for(self._connected, timeout=START_TIMEOUT)
 
     def _connected(self) -> bool:
-        if self.proc is not None and self.proc.returncode is not None:
-            raise AssertionError(f"the bot exited ({self.proc.returncode}):\n{self.output()}")
+        self.check_running()
         return bool(self.fake.gateway.live_sessions) and self.fake.syncs > 0
 
-    async def kill(self) -> None:
+    def check_running(self) -> None:
+        if self.proc is not None and self.proc.returncode is not None:
+            raise AssertionError(f"the bot exited ({self.proc.returncode}):\n{self.output()}")
+
+    async def kill(self, wait: bool = True) -> None:
         assert self.proc is not None
         self.proc.send_signal(signal.SIGKILL)
         assert await self.proc.wait() == -signal.SIGKILL
-        await self.fake.wait_for(lambda: not self.fake.gateway.live_sessions, timeout=5)
+        if wait:
+            await self.fake.wait_for(lambda: not self.fake.gateway.live_sessions, timeout=5)
+
+    # What the database holds now, on either backend.
+
+    async def live_table(self, channel_id: int) -> dict[str, Any]:
+        if self.url is None:
+            return live_table(self.database, channel_id)
+        [row] = await pg_rows(self.url, "SELECT data FROM live_tables WHERE channel_id = $1"
+                                        " AND status = 'playing'", channel_id)
+        return json.loads(row["data"])
+
+    async def stored_game(self, channel_id: int) -> tuple[int, dict[str, Any], list[int]]:
+        if self.url is None:
+            return stored_game(self.database, channel_id)
+        [row] = await pg_rows(self.url, "SELECT game_id, record FROM games"
+                                        " WHERE channel_id = $1", channel_id)
+        seats = await pg_rows(self.url, "SELECT user_id FROM results WHERE game_id = $1"
+                                        " ORDER BY seat", row["game_id"])
+        return row["game_id"], json.loads(row["record"]), [r["user_id"] for r in seats]
 
     async def stop(self) -> None:
         if self.proc is not None and self.proc.returncode is None:
@@ -120,6 +148,23 @@ async def bot_process(fake_discord: FakeDiscord, tmp_path: Path) -> AsyncIterato
         yield process
     finally:
         await process.stop()
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+async def any_bot_process(request: pytest.FixtureRequest, bot_process: BotProcess
+                          ) -> BotProcess:
+    """``bot_process`` on SQLite, and on a fresh database of a real PostgreSQL server."""
+    if request.param == "postgres":
+        bot_process.url = request.getfixturevalue("postgres_url")
+    return bot_process
+
+
+async def pg_rows(url: str, sql: str, *params: Any) -> list[Any]:
+    conn = await asyncpg.connect(url)
+    try:
+        return list(await conn.fetch(sql, *params))
+    finally:
+        await conn.close()
 
 
 # ------------------------------------------------------------------ players
@@ -299,8 +344,8 @@ def resume_problems(fake: FakeDiscord, players: Players, before: dict[int, int],
 
 
 async def test_a_killed_bot_process_finishes_the_game_with_nothing_lost_or_repeated(
-        fake_discord: FakeDiscord, bot_process: BotProcess, tmp_path: Path) -> None:
-    fake = fake_discord
+        fake_discord: FakeDiscord, any_bot_process: BotProcess, tmp_path: Path) -> None:
+    fake, bot_process = fake_discord, any_bot_process
     users = [fake.add_user(name) for name in ("alice", "bob", "cy")]
     general = fake.channel("general")
     await bot_process.start()
@@ -316,7 +361,7 @@ async def test_a_killed_bot_process_finishes_the_game_with_nothing_lost_or_repea
     # 1. Killed in the middle of a trick, right after the 8th move was acknowledged.
     await players.play(8)
     await bot_process.kill()
-    saved = live_table(bot_process.database, general.id)
+    saved = await bot_process.live_table(general.id)
     # Every move answered to a player is in the database, each once.
     assert played(saved["game"], seat_users(saved)) == players.moves
     table = fake.find_message(general, label="My hand")
@@ -335,7 +380,7 @@ async def test_a_killed_bot_process_finishes_the_game_with_nothing_lost_or_repea
     # the new process deals the second deal itself.
     await players.play(51 - len(players.moves))
     await bot_process.kill()
-    saved = live_table(bot_process.database, general.id)
+    saved = await bot_process.live_table(general.id)
     # Mostly the old process dies before it deals again; either way nothing is lost.
     assert len(restore(saved["game"]).deal_points) in (1, 2)
     assert played(saved["game"], seat_users(saved)) == players.moves
@@ -343,14 +388,14 @@ async def test_a_killed_bot_process_finishes_the_game_with_nothing_lost_or_repea
     await bot_process.start()
     await fake.settle()  # the new process deals the second deal itself
     problems += resume_problems(fake, players, before,
-                                live_table(bot_process.database, general.id),
+                                await bot_process.live_table(general.id),
                                 "the second restart")
 
     # 3. The rest of the game, then the record as stored and as downloaded.
     while await players.move() is not None:
         assert len(players.moves) < 400, "the game does not end"
     await fake.settle()
-    game_id, record, seats = stored_game(bot_process.database, general.id)
+    game_id, record, seats = await bot_process.stored_game(general.id)
     assert played(record, seats) == players.moves  # nothing lost, nothing applied twice
 
     listing = await (await fake.slash(users[2], general, "history")).wait_answered()
@@ -373,6 +418,43 @@ async def test_a_killed_bot_process_finishes_the_game_with_nothing_lost_or_repea
         if len(posts) != 1:
             problems.append(f"the result of deal {deal} was posted {len(posts)} times")
     assert not problems, "the restored table let its players down:\n" + "\n".join(problems)
+
+
+async def test_a_jacko_game_killed_twice_finishes_with_every_move_once(
+        fake_discord: FakeDiscord, any_bot_process: BotProcess) -> None:
+    """Jacko (two players, from their DMs) survives two kills, on SQLite and PostgreSQL;
+    the finished game is a record, results and ratings in the database."""
+    fake, bot_process = fake_discord, any_bot_process
+    users = [fake.add_user(name) for name in ("dora", "eli")]
+    general = fake.channel("general")
+    await bot_process.start()
+    await (await fake.slash(users[0], general, "jacko start", target=30)).wait_answered()
+    lobby = fake.find_message(general, label="Join")
+    assert lobby is not None
+    await (await fake.click(users[1], lobby, label="Join")).wait_answered()
+    await (await fake.click(users[0], lobby, label="Start")).wait_answered()
+    players = Players(fake, general, users, random.Random(5))
+    for moves in (5, 9):
+        await players.play(moves)
+        await bot_process.kill()
+        saved = await bot_process.live_table(general.id)
+        assert played(saved["game"], seat_users(saved)) == players.moves
+        await bot_process.start()
+        await fake.settle()
+    while await players.move() is not None:
+        assert len(players.moves) < 400, "the game does not end"
+    await fake.settle()
+    _, record, seats = await bot_process.stored_game(general.id)
+    assert played(record, seats) == players.moves
+    assert sorted(seats) == sorted(u.id for u in users)
+    board = await (await fake.slash(users[0], general, "leaderboard", game="jacko")
+                   ).wait_answered()
+    await fake.wait_for(lambda: "Dora" in board.text() and "Eli" in board.text())
+    if bot_process.url is not None:  # the rows are PostgreSQL's own
+        ratings = await pg_rows(bot_process.url, "SELECT user_id, games, rated_games FROM"
+                                " ratings WHERE game = 'jacko' AND scope = 0")
+        assert {(r["user_id"], r["games"], r["rated_games"]) for r in ratings} == \
+            {(u.id, 1, 1) for u in users}
 
 
 # ------------------------------------------------------------------ in-process restarts
