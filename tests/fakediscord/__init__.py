@@ -7,13 +7,14 @@ from .fake import FakeDiscord, Violation
 from .interactions import FakeDiscordError, Interaction, Response
 from .patch import patch_discord, patch_from_env
 from .rest import Call
-from .world import FakeChannel, FakeMessage, FakeRole, FakeUser, World
+from .world import FakeChannel, FakeGuild, FakeMessage, FakeRole, FakeUser, World
 
 __all__ = [
     "Call",
     "FakeChannel",
     "FakeDiscord",
     "FakeDiscordError",
+    "FakeGuild",
     "FakeMessage",
     "FakeRole",
     "FakeUser",

@@ -31,7 +31,7 @@ from .patch import ENV_URL, FAST_GUILD_READY, gateway_url_for, patch_discord
 from .rest import API_PREFIX, Call, Failure, Router
 from .routes import Api, Messages
 from .webhooks import Webhooks
-from .world import VIEW_CHANNEL, FakeChannel, FakeMessage, FakeUser, World
+from .world import VIEW_CHANNEL, FakeChannel, FakeGuild, FakeMessage, FakeUser, World
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 SELECT_TYPES = (3, 5, 6, 7, 8)
@@ -63,9 +63,8 @@ class FakeDiscord:
         token_lifetime: float = 15 * 60,
         privileged_intents: int = 0,
     ) -> None:
-        self.world = World()
+        self.world = World(shard_count=shard_count)
         self.token = token
-        self.shard_count = shard_count
         self.response_deadline = response_deadline  # seconds for the first response
         self.token_lifetime = token_lifetime  # follow-ups and @original edits
         self.privileged_intents = privileged_intents  # intents "enabled in the portal"
@@ -130,16 +129,52 @@ class FakeDiscord:
             self._restore = None
 
     # ----- the world ------------------------------------------------------------------
-    def add_user(self, name: str, *, dms_closed: bool = False,
-                 locale: str = "en-US") -> FakeUser:
-        """A member whose Discord client speaks ``locale`` (sent with each interaction)."""
-        return self.world.add_user(name, dms_closed=dms_closed, locale=locale)
+    @property
+    def shard_count(self) -> int:
+        """The shard count of `GET /gateway/bot`, the one IDENTIFY must use."""
+        return self.world.shard_count
+
+    @shard_count.setter
+    def shard_count(self, count: int) -> None:
+        self.world.shard_count = count
+
+    def shard_of(self, where: FakeGuild | FakeChannel | int | None) -> int:
+        """The shard Discord sends a guild's (or channel's) events to: ``(guild_id >> 22)
+        % shard_count``; 0 for DMs (None, a DM channel)."""
+        if isinstance(where, FakeChannel):
+            where = where.guild_id
+        elif isinstance(where, FakeGuild):
+            where = where.id
+        return 0 if where is None else (where >> 22) % self.shard_count
+
+    def add_guild(
+        self,
+        name: str,
+        shard: int | None = None,
+        shard_count: int | None = None,
+        *,
+        members: list[FakeUser] | None = None,
+    ) -> FakeGuild:
+        """Another guild (before the bot connects) with a `general` channel; `shard`:
+        its id is on that shard (see World.add_guild)."""
+        return self.world.add_guild(name, shard, shard_count, members=members)
+
+    def guild(self, name: str | int | None = None) -> FakeGuild:
+        """A guild by name or id; None: the default guild."""
+        return self.world.get_guild(name)
+
+    def add_user(self, name: str, *, dms_closed: bool = False, locale: str = "en-US",
+                 guilds: list[FakeGuild] | None = None) -> FakeUser:
+        """A user whose Discord client speaks ``locale`` (sent with each interaction), a
+        member of ``guilds`` (default: every guild)."""
+        return self.world.add_user(name, dms_closed=dms_closed, locale=locale, guilds=guilds)
 
     def user(self, name: str) -> FakeUser:
         return self.world.user(name)
 
-    def channel(self, name: str) -> FakeChannel:
-        return self.world.channel(name)
+    def channel(self, name: str, guild: FakeGuild | str | int | None = None) -> FakeChannel:
+        """A channel by name: the default guild's, or ``guild``'s (a guild, name or id)."""
+        return self.world.channel(name, guild)
 
     def dm(self, user: FakeUser) -> FakeChannel:
         """The bot's DM channel with `user` (its messages are what the user got by DM)."""
@@ -156,7 +191,7 @@ class FakeDiscord:
         if self.gateway.sessions:  # a disconnected session gets it on RESUME
             data = target.payload(self.world)
             task = asyncio.get_running_loop().create_task(
-                self.gateway.dispatch("CHANNEL_UPDATE", data, self.world.guild.id)
+                self.gateway.dispatch("CHANNEL_UPDATE", data, target.guild_id)
             )
             self._tasks.add(task)  # keep a reference until it is done
             task.add_done_callback(self._tasks.discard)
@@ -275,7 +310,11 @@ class FakeDiscord:
             source=source,
         )
         if not self.gateway.live_for(channel.guild_id):
-            raise FakeDiscordError("no bot is connected to the fake gateway")
+            shard = self.shard_of(channel)
+            raise FakeDiscordError(
+                f"no bot is connected to the fake gateway for shard {shard} of "
+                f"{self.shard_count}, which gets the events of {channel!r}"
+            )
         ix._changed = self._changed
         self.interactions[ix.id] = ix
         self.by_token[ix.token] = ix
@@ -287,6 +326,7 @@ class FakeDiscord:
 
     def _interaction_payload(self, ix: Interaction) -> dict[str, Any]:
         world, chan, user = self.world, ix.channel, ix.user
+        guild = world.guild_of(chan) or world.guild
         payload: dict[str, Any] = {
             "id": str(ix.id),
             "application_id": str(world.application_id),
@@ -298,7 +338,7 @@ class FakeDiscord:
             "app_permissions": str(world.permissions(chan, world.bot)),
             "entitlements": [],
             "attachment_size_limit": 10 * 1024 * 1024,
-            "authorizing_integration_owners": {"0": str(world.guild.id)},
+            "authorizing_integration_owners": {"0": str(guild.id)},
             "channel_id": str(chan.id),
             "channel": chan.payload(world),
         }
@@ -308,11 +348,11 @@ class FakeDiscord:
             perms = str(world.permissions(chan, user))
             payload["channel"]["permissions"] = perms
             payload |= {
-                "guild_id": str(world.guild.id),
-                "guild_locale": world.guild.preferred_locale,
-                "guild": {"id": str(world.guild.id), "locale": world.guild.preferred_locale,
+                "guild_id": str(guild.id),
+                "guild_locale": guild.preferred_locale,
+                "guild": {"id": str(guild.id), "locale": guild.preferred_locale,
                           "features": []},
-                "member": world.member_payload(user) | {"permissions": perms},
+                "member": world.member_payload(user, guild=guild) | {"permissions": perms},
                 "context": 0,
             }
         if ix.source is not None:

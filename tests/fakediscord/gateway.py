@@ -2,6 +2,11 @@
 
 Sessions outlive their socket (as on Discord) so a client that lost its connection can
 RESUME and get the events it missed; a brand-new client IDENTIFYs and gets a new one.
+
+Sharding as Discord does it: a session IDENTIFYs with ``shard: [id, count]`` and gets
+READY/GUILD_CREATE and every event only for the guilds with ``(guild_id >> 22) % count
+== id``; DM events (INTERACTION_CREATE from a DM included) go to shard 0 only. Several
+clients (processes) may hold different shards of one fake at once.
 """
 
 from __future__ import annotations
@@ -119,20 +124,35 @@ class Gateway:
         if intents & PRIVILEGED_INTENTS & ~self.fake.privileged_intents:
             await conn.ws.close(code=4014, message=b"Disallowed intent(s).")
             return
-        shard = tuple(data.get("shard") or (0, 1))
-        if shard[1] != self.fake.shard_count or not 0 <= shard[0] < shard[1]:
-            await conn.ws.close(code=4010, message=b"Invalid shard.")
+        raw = data.get("shard") or (0, 1)
+        shard_id, count = int(raw[0]), int(raw[1])
+        refused = self._refuse_shard(shard_id, count)
+        if refused is not None:
+            await conn.ws.close(code=refused[0], message=refused[1])
             return
-        session = Session(secrets.token_hex(16), (int(shard[0]), int(shard[1])), intents)
+        session = Session(secrets.token_hex(16), (shard_id, count), intents)
         self.sessions[session.id] = session
         session.conn = conn
         conn.session = session
         world = self.fake.world
-        guild_ids = [world.guild.id] if session.handles(world.guild.id) else []
+        guilds = [g for g in world.guilds.values() if session.handles(g.id)]
+        guild_ids = [g.id for g in guilds]
         await self._send_event(session, "READY", self._ready_payload(session, guild_ids))
-        for _ in guild_ids:
-            await self._send_event(session, "GUILD_CREATE", world.guild_payload())
+        for guild in guilds:
+            await self._send_event(session, "GUILD_CREATE", world.guild_payload(guild))
         self.identified.set()
+
+    def _refuse_shard(self, shard_id: int, count: int) -> tuple[int, bytes] | None:
+        """Discord's close for a bad ``shard``: 4011 when the bot needs more shards than
+        it asked for (the fake's count is the required one), 4010 for an id outside the
+        count; the fake also refuses a larger count than its own (4010)."""
+        if not 0 <= shard_id < count:
+            return 4010, b"Invalid shard."
+        if count < self.fake.shard_count:
+            return 4011, b"Sharding required."
+        if count != self.fake.shard_count:
+            return 4010, b"Invalid shard."
+        return None
 
     def _ready_payload(self, session: Session, guild_ids: list[int]) -> dict[str, Any]:
         world = self.fake.world
@@ -174,14 +194,19 @@ class Gateway:
         if conn.session is None:
             return
         world = self.fake.world
-        payload = {
-            "guild_id": str(world.guild.id),
-            "members": [world.member_payload(u) for u in world.members],
-            "chunk_index": 0,
-            "chunk_count": 1,
-            "nonce": data.get("nonce"),
-        }
-        await self._send_event(conn.session, "GUILD_MEMBERS_CHUNK", payload)
+        raw = data.get("guild_id", world.guild.id)
+        for guild_id in raw if isinstance(raw, list) else [raw]:
+            guild = world.guilds.get(int(guild_id))
+            if guild is None or not conn.session.handles(guild.id):
+                continue
+            payload = {
+                "guild_id": str(guild.id),
+                "members": [world.member_payload(u, guild=guild) for u in world.members_of(guild)],
+                "chunk_index": 0,
+                "chunk_count": 1,
+                "nonce": data.get("nonce"),
+            }
+            await self._send_event(conn.session, "GUILD_MEMBERS_CHUNK", payload)
 
     async def _send_event(self, session: Session, name: str, data: dict[str, Any]) -> None:
         session.seq += 1
@@ -192,7 +217,13 @@ class Gateway:
             await session.conn.send(event)
 
     def live_for(self, guild_id: int | None) -> list[Session]:
+        """Live sessions that get this guild's events (None: DMs, shard 0)."""
         return [s for s in self.live_sessions if s.handles(guild_id)]
+
+    @property
+    def live_shards(self) -> set[int]:
+        """Shard ids with a live session."""
+        return {s.shard[0] for s in self.live_sessions}
 
     async def dispatch(
         self, name: str, data: dict[str, Any], guild_id: int | None, intent: int = 0

@@ -207,7 +207,9 @@ def resolve_slash(
         subs = [o["name"] for o in node["options"]]
         raise FakeDiscordError(f"/{command} needs a subcommand: {subs}")
     resolved: dict[str, dict[str, Any]] = {}
-    target.extend(_resolve_options(world, command, node.get("options") or [], options, resolved))
+    target.extend(
+        _resolve_options(world, channel, command, node.get("options") or [], options, resolved)
+    )
     if resolved:
         data["resolved"] = resolved
     return data
@@ -215,6 +217,7 @@ def resolve_slash(
 
 def _resolve_options(
     world: World,
+    channel: FakeChannel,
     command: str,
     declared: list[dict[str, Any]],
     given: dict[str, Any],
@@ -230,7 +233,7 @@ def _resolve_options(
             {
                 "name": opt["name"],
                 "type": opt["type"],
-                "value": _coerce(world, command, opt, value, resolved),
+                "value": _coerce(world, channel, command, opt, value, resolved),
             }
         )
     missing = [
@@ -244,7 +247,12 @@ def _resolve_options(
 
 
 def _coerce(
-    world: World, command: str, opt: dict[str, Any], value: Any, resolved: dict[str, dict[str, Any]]
+    world: World,
+    channel: FakeChannel,
+    command: str,
+    opt: dict[str, Any],
+    value: Any,
+    resolved: dict[str, dict[str, Any]],
 ) -> Any:
     kind, name = opt["type"], opt["name"]
     where = f"/{command} {name}"
@@ -268,8 +276,9 @@ def _coerce(
             raise FakeDiscordError(f"{where}: expected a bool")
     elif kind in (USER, MENTIONABLE) and isinstance(value, FakeUser):
         resolved.setdefault("users", {})[str(value.id)] = value.payload()
-        if value.id in world.guild.member_roles:
-            member = world.member_payload(value, with_user=False)
+        guild = world.guild_of(channel)
+        if guild is not None and value.id in guild.member_roles:
+            member = world.member_payload(value, with_user=False, guild=guild)
             member["permissions"] = "0"
             resolved.setdefault("members", {})[str(value.id)] = member
         return str(value.id)

@@ -26,6 +26,7 @@ from .world import (
     TEXT,
     VIEW_CHANNEL,
     FakeChannel,
+    FakeGuild,
     FakeMessage,
     FakeUser,
     now_iso,
@@ -214,7 +215,7 @@ class Api:
 
     async def get_application(self, call: Call) -> dict[str, Any]:
         world = self.world
-        owner = world.users[world.guild.owner_id]
+        owner = world.owner
         return {
             "id": str(world.application_id),
             "name": world.bot.name,
@@ -230,7 +231,7 @@ class Api:
             "interactions_endpoint_url": None,
             "redirect_uris": [],
             "tags": [],
-            "approximate_guild_count": 1,
+            "approximate_guild_count": len(world.guilds),
         }
 
     async def get_gateway_bot(self, call: Call) -> dict[str, Any]:
@@ -251,7 +252,7 @@ class Api:
         if "guild_id" not in call.params:
             return None
         guild_id = _int(call.params["guild_id"])
-        if guild_id != self.world.guild.id:
+        if guild_id not in self.world.guilds:
             raise ApiError(*MISSING_ACCESS)
         return guild_id
 
@@ -290,31 +291,31 @@ class Api:
         return self.world.commands.get(self._scope(call), [])
 
     # ----- guild ----------------------------------------------------------------------
-    def _guild(self, call: Call) -> None:
-        if _int(call.params["guild_id"]) != self.world.guild.id:
+    def _guild(self, call: Call) -> FakeGuild:
+        guild = self.world.guilds.get(_int(call.params["guild_id"]))
+        if guild is None:
             raise unknown("Guild", 10004)
+        return guild
 
     async def get_guild(self, call: Call) -> dict[str, Any]:
-        self._guild(call)
-        data = self.world.guild_payload()
+        data = self.world.guild_payload(self._guild(call))
         for key in ("members", "channels", "threads", "presences", "voice_states"):
             data.pop(key)
         return data
 
     async def get_guild_channels(self, call: Call) -> list[dict[str, Any]]:
-        self._guild(call)
-        return [c.payload(self.world) for c in self.world.guild_channels if not c.is_thread]
+        channels = self.world.channels_of(self._guild(call))
+        return [c.payload(self.world) for c in channels if not c.is_thread]
 
     async def get_roles(self, call: Call) -> list[dict[str, Any]]:
-        self._guild(call)
-        return self.world.role_payloads()
+        return self.world.role_payloads(self._guild(call))
 
     async def get_member(self, call: Call) -> dict[str, Any]:
-        self._guild(call)
+        guild = self._guild(call)
         user = self.world.users.get(_int(call.params["user_id"]))
-        if user is None or user.id not in self.world.guild.member_roles:
+        if user is None or user.id not in guild.member_roles:
             raise unknown("Member", 10007)
-        return self.world.member_payload(user)
+        return self.world.member_payload(user, guild=guild)
 
     # ----- channels and messages ------------------------------------------------------
     def channel(self, call: Call, *needs: int) -> FakeChannel:
@@ -410,7 +411,7 @@ class Api:
         thread = self.world.add_thread(str(name), chan, private=kind == PRIVATE_THREAD)
         data = thread.payload(self.world)
         await self.fake.gateway.dispatch(
-            "THREAD_CREATE", data | {"newly_created": True}, self.world.guild.id
+            "THREAD_CREATE", data | {"newly_created": True}, thread.guild_id
         )
         return data
 

@@ -1,4 +1,5 @@
-"""The fake world: one guild, its channels and roles, users, DMs and every message.
+"""The fake world: guilds (one by default), their channels and roles, users, DMs and
+every message.
 
 Plain data and pure helpers, no I/O: the REST and gateway layers read and change it,
 tests inspect it. Payload builders return the JSON shapes Discord sends, so discord.py
@@ -70,6 +71,14 @@ class Snowflakes:
         value = (ms << 22) | (next(self._counter) & 0x3FFFFF)
         self._last = max(self._last + 1, value)  # monotonic even if the counter wraps
         return self._last
+
+    def on_shard(self, shard: int, count: int) -> int:
+        """The next snowflake on Discord's shard ``shard`` of ``count`` (a guild's shard is
+        ``(guild_id >> 22) % count``): its timestamp moved up to ``count - 1`` ms later."""
+        value = self.next()
+        value += ((shard - (value >> 22)) % count) << 22
+        self._last = value
+        return value
 
 
 @dataclass(eq=False)
@@ -360,25 +369,43 @@ class FakeGuild:
     channel_ids: list[int] = field(default_factory=list)
     joined_at: str = field(default_factory=now_iso)
     preferred_locale: str = "en-US"  # Server Settings → Community → the server's language
+    system_channel_id: int | None = None  # its `general` channel
 
     @property
     def everyone(self) -> FakeRole:
         return self.roles[self.id]
 
+    @property
+    def bot_role(self) -> FakeRole:
+        return next(r for r in self.roles.values() if r.managed)
+
+    def shard(self, count: int) -> int:
+        """Discord's shard of this guild for ``count`` shards: ``(id >> 22) % count``."""
+        return (self.id >> 22) % count
+
+    def __repr__(self) -> str:
+        return f"<FakeGuild {self.name} id={self.id}>"
+
 
 class World:
-    """Everything the fake Discord knows. Survives bot restarts (it is the server)."""
+    """Everything the fake Discord knows. Survives bot restarts (it is the server).
 
-    def __init__(self, guild_name: str = "Card Club") -> None:
+    ``guild`` is the default guild (on shard 0 of ``shard_count``); ``add_guild`` adds more.
+    """
+
+    def __init__(self, guild_name: str = "Card Club", *, shard_count: int = 1) -> None:
         self.ids = Snowflakes()
+        self.shard_count = shard_count  # the fake gateway's: add_guild's default count
         self.users: dict[int, FakeUser] = {}
         self.channels: dict[int, FakeChannel] = {}
         self.messages: dict[int, FakeMessage] = {}
+        self.guilds: dict[int, FakeGuild] = {}
         self.bot = self._new_user("cardtable", bot=True)
         self.application_id = self.bot.id  # as for every application created since 2020
-        owner = self._new_user("owner")
-        self.guild = self._make_guild(guild_name, owner)
+        self.owner = self._new_user("owner")  # owns every guild
+        self.guild = self._make_guild(guild_name, shard=0, shard_count=shard_count)
         self.general = self.add_channel("general")
+        self.guild.system_channel_id = self.general.id
         self.games = self.add_channel("games")
         self.thread = self.add_thread("table-thread", self.games)
         # Registered application commands: scope (None = global, else guild id) -> list.
@@ -391,40 +418,75 @@ class World:
         self.users[user.id] = user
         return user
 
-    def _make_guild(self, name: str, owner: FakeUser) -> FakeGuild:
-        guild = FakeGuild(id=self.ids.next(), name=name, owner_id=owner.id)
+    def _make_guild(self, name: str, *, shard: int | None, shard_count: int) -> FakeGuild:
+        if shard_count < 1 or (shard is not None and not 0 <= shard < shard_count):
+            raise ValueError(f"no shard {shard} of {shard_count}")
+        guild_id = self.ids.next() if shard is None else self.ids.on_shard(shard, shard_count)
+        guild = FakeGuild(id=guild_id, name=name, owner_id=self.owner.id)
         guild.roles[guild.id] = FakeRole(guild.id, "@everyone", EVERYONE_PERMISSIONS)
         bot_role = FakeRole(self.ids.next(), "cardtable", BOT_ROLE_PERMISSIONS, 1, managed=True)
         guild.roles[bot_role.id] = bot_role
-        guild.member_roles[owner.id] = []
+        guild.member_roles[self.owner.id] = []
         guild.member_roles[self.bot.id] = [bot_role.id]
+        self.guilds[guild.id] = guild
         return guild
 
-    def add_user(self, name: str, *, dms_closed: bool = False,
-                 locale: str = "en-US") -> FakeUser:
-        """A new guild member (not a bot), whose client speaks ``locale``."""
+    def add_guild(
+        self,
+        name: str,
+        shard: int | None = None,
+        shard_count: int | None = None,
+        *,
+        members: list[FakeUser] | None = None,
+    ) -> FakeGuild:
+        """Another guild the bot is in (add it before the bot connects), with a `general`
+        text channel, the bot's member and role as in the default guild. ``shard``: its id
+        is on that shard of ``shard_count`` (default: the fake's count), Discord's
+        ``(guild_id >> 22) % shard_count``. ``members``: users who are members (default:
+        every user; the owner and the bot always)."""
+        if self.find_guild(name) is not None:
+            raise ValueError(f"guild {name!r} already exists")
+        guild = self._make_guild(name, shard=shard, shard_count=shard_count or self.shard_count)
+        humans = [u for u in self.users.values() if not u.bot]
+        for user in humans if members is None else members:
+            guild.member_roles.setdefault(user.id, [])
+        general = self.add_channel("general", guild=guild)
+        guild.system_channel_id = general.id
+        return guild
+
+    def add_user(self, name: str, *, dms_closed: bool = False, locale: str = "en-US",
+                 guilds: list[FakeGuild] | None = None) -> FakeUser:
+        """A new user (not a bot), whose client speaks ``locale``: a member of ``guilds``
+        (default: every guild, also those added later with ``add_guild``)."""
         if self.find_user(name) is not None:
             raise ValueError(f"user {name!r} already exists")
         user = self._new_user(name)
         user.dms_closed = dms_closed
         user.locale = locale
-        self.guild.member_roles[user.id] = []
+        for guild in self.guilds.values() if guilds is None else guilds:
+            guild.member_roles[user.id] = []
         return user
 
     def add_channel(
-        self, name: str, *, private_to: list[FakeUser] | None = None
+        self,
+        name: str,
+        *,
+        private_to: list[FakeUser] | None = None,
+        guild: FakeGuild | None = None,
     ) -> FakeChannel:
-        """A text channel; ``private_to``: only those users (and the bot) can view it."""
+        """A text channel of ``guild`` (default: the default guild); ``private_to``: only
+        those users (and the bot) can view it."""
+        guild = guild or self.guild
         chan = FakeChannel(
             id=self.ids.next(),
             name=name,
             type=TEXT,
-            guild_id=self.guild.id,
-            position=len(self.guild.channel_ids),
+            guild_id=guild.id,
+            position=len(guild.channel_ids),
         )
         self._register_channel(chan)
         if private_to is not None:
-            self.set_permissions(chan, self.guild.everyone, view_channel=False)
+            self.set_permissions(chan, guild.everyone, view_channel=False)
             for user in [*private_to, self.bot]:
                 self.set_permissions(chan, user, view_channel=True)
         return chan
@@ -436,14 +498,15 @@ class World:
             id=self.ids.next(),
             name=name,
             type=PRIVATE_THREAD if private else PUBLIC_THREAD,
-            guild_id=self.guild.id,
+            guild_id=parent.guild_id,
             parent_id=parent.id,
         )
         return self._register_channel(chan)
 
     def _register_channel(self, chan: FakeChannel) -> FakeChannel:
         self.channels[chan.id] = chan
-        self.guild.channel_ids.append(chan.id)
+        assert chan.guild_id is not None
+        self.guilds[chan.guild_id].channel_ids.append(chan.id)
         return chan
 
     def dm_channel(self, user: FakeUser) -> FakeChannel:
@@ -465,19 +528,55 @@ class World:
             raise KeyError(f"no user named {name!r}")
         return found
 
-    def channel(self, name: str) -> FakeChannel:
-        for chan in self.channels.values():
+    def find_guild(self, name: str) -> FakeGuild | None:
+        return next((g for g in self.guilds.values() if g.name == name), None)
+
+    def get_guild(self, guild: FakeGuild | str | int | None = None) -> FakeGuild:
+        """A guild by name or id (None: the default guild)."""
+        if guild is None:
+            return self.guild
+        if isinstance(guild, FakeGuild):
+            return guild
+        found = self.guilds.get(guild) if isinstance(guild, int) else self.find_guild(guild)
+        if found is None:
+            raise KeyError(f"no guild {guild!r}")
+        return found
+
+    def channel(self, name: str, guild: FakeGuild | str | int | None = None) -> FakeChannel:
+        """A channel by name: of ``guild`` if given; else the default guild's, or the only
+        other channel with that name (another guild's, a DM)."""
+        home = self.get_guild(guild)
+        for chan in self.channels_of(home):
             if chan.name == name:
                 return chan
-        raise KeyError(f"no channel named {name!r}")
+        if guild is not None:
+            raise KeyError(f"no channel named {name!r} in {home!r}")
+        others = [c for c in self.channels.values() if c.name == name]
+        if len(others) > 1:
+            raise KeyError(f"{len(others)} channels named {name!r}: pass guild=")
+        if not others:
+            raise KeyError(f"no channel named {name!r}")
+        return others[0]
+
+    def channels_of(self, guild: FakeGuild) -> list[FakeChannel]:
+        return [self.channels[i] for i in guild.channel_ids]
+
+    def guild_of(self, channel: FakeChannel) -> FakeGuild | None:
+        """The channel's guild (None for a DM)."""
+        return None if channel.guild_id is None else self.guilds[channel.guild_id]
 
     @property
     def guild_channels(self) -> list[FakeChannel]:
-        return [self.channels[i] for i in self.guild.channel_ids]
+        """The default guild's channels."""
+        return self.channels_of(self.guild)
 
     @property
     def members(self) -> list[FakeUser]:
-        return [self.users[i] for i in self.guild.member_roles]
+        """The default guild's members."""
+        return self.members_of(self.guild)
+
+    def members_of(self, guild: FakeGuild) -> list[FakeUser]:
+        return [self.users[i] for i in guild.member_roles]
 
     # ----- permissions ----------------------------------------------------------------
     def set_permissions(
@@ -501,7 +600,7 @@ class World:
         """Discord's permission algorithm: roles, then @everyone/role/member overwrites."""
         if channel.is_dm:
             return VIEW_CHANNEL | SEND_MESSAGES | EMBED_LINKS | ATTACH_FILES | READ_MESSAGE_HISTORY
-        guild = self.guild
+        guild = self.guilds[channel.guild_id or 0]
         if user.id not in guild.member_roles:
             return 0
         if user.id == guild.owner_id:
@@ -521,13 +620,16 @@ class World:
         return perms
 
     # ----- payloads -------------------------------------------------------------------
-    def role_payloads(self) -> list[dict[str, Any]]:
-        return [r.payload() for r in self.guild.roles.values()]
+    def role_payloads(self, guild: FakeGuild | None = None) -> list[dict[str, Any]]:
+        return [r.payload() for r in (guild or self.guild).roles.values()]
 
-    def member_payload(self, user: FakeUser, with_user: bool = True) -> dict[str, Any]:
+    def member_payload(
+        self, user: FakeUser, with_user: bool = True, guild: FakeGuild | None = None
+    ) -> dict[str, Any]:
+        guild = guild or self.guild
         data: dict[str, Any] = {
-            "roles": [str(r) for r in self.guild.member_roles.get(user.id, [])],
-            "joined_at": self.guild.joined_at,
+            "roles": [str(r) for r in guild.member_roles.get(user.id, [])],
+            "joined_at": guild.joined_at,
             "deaf": False,
             "mute": False,
             "flags": 0,
@@ -540,10 +642,10 @@ class World:
             data["user"] = user.payload()
         return data
 
-    def guild_payload(self) -> dict[str, Any]:
+    def guild_payload(self, guild: FakeGuild | None = None) -> dict[str, Any]:
         """GUILD_CREATE: without the members intent Discord only sends the bot's member."""
-        guild = self.guild
-        chans = self.guild_channels
+        guild = guild or self.guild
+        chans = self.channels_of(guild)
         return {
             "id": str(guild.id),
             "name": guild.name,
@@ -556,12 +658,12 @@ class World:
             "verification_level": 0,
             "default_message_notifications": 0,
             "explicit_content_filter": 0,
-            "roles": self.role_payloads(),
+            "roles": self.role_payloads(guild),
             "emojis": [],
             "stickers": [],
             "features": [],
             "mfa_level": 0,
-            "system_channel_id": str(self.general.id),
+            "system_channel_id": _opt_id(guild.system_channel_id),
             "system_channel_flags": 0,
             "rules_channel_id": None,
             "vanity_url_code": None,
@@ -578,7 +680,7 @@ class World:
             "unavailable": False,
             "member_count": len(guild.member_roles),
             "voice_states": [],
-            "members": [self.member_payload(self.bot)],
+            "members": [self.member_payload(self.bot, guild=guild)],
             "channels": [c.payload(self) for c in chans if not c.is_thread],
             "threads": [c.payload(self) for c in chans if c.is_thread],
             "presences": [],
@@ -589,6 +691,10 @@ class World:
 
     def message_payloads(self, messages: list[FakeMessage]) -> list[dict[str, Any]]:
         return [m.payload(self) for m in messages]
+
+
+def _opt_id(snowflake: int | None) -> str | None:
+    return None if snowflake is None else str(snowflake)
 
 
 def _apply_overwrites(
