@@ -49,7 +49,7 @@ from bot.presenter import Presenter
 from bot.rematch import Rematches
 from bot.series import Series
 from bot.settings import Shards, Timing
-from bot.step import Outcome, Steps
+from bot.step import Steps
 from bot.storage import Store, TableChange
 from bot.tables import PLAYING, Table
 from bot.tasks import TableTasks
@@ -235,9 +235,9 @@ class Croupier:
             await self.caught_up(table, None)
 
     async def caught_up(self, table: Table, change: TableChange | None) -> None:
-        """Read the table as another process saved it, then what its step shows: each
-        finished deal's result, the table message, the next player's hand; then timers
-        and the bot's moves. ``change`` None: only known from storage (no deal results)."""
+        """Read the table as another process saved it, then what its step shows: the
+        table message and the next player's hand (that process posted any deal's result);
+        then timers and the bot's moves. ``change`` None: only known from storage."""
         async with self.steps.hold(table) as live:
             if not live:
                 return
@@ -249,8 +249,6 @@ class Croupier:
                 for user, message in list(hands.items()):
                     if message == change.collapsed:
                         del hands[user]
-            reports = list(change.deal_reports) if change is not None else []
-            await self.presenter.deal_reports(Outcome(table, saved=True, deal_reports=reports))
             if change is not None and table.version > change.version:
                 return  # this process has stepped on since: that step showed the table
             await self.presenter.after_step(table, answered=change.seat if change else None)

@@ -3,11 +3,11 @@
 Discord sends every DM event to the process of shard 0, so a click on a DM hand
 may reach a process that does not drive that table. That process applies the
 move itself on the table as stored (``TableManager.visit``: read at its version,
-saved only at that version), answers the click, and announces the change
-(``Store.announce``). The owner then shows the rest — each finished deal's
-result, the table message, the next player's hand — and drives timers and AI
+saved only at that version), posts the result of a deal it ended, answers the
+click, and announces the change (``Store.announce``). The owner then shows the
+rest — the table message, the next player's hand — and drives timers and AI
 seats from the new version (``Croupier.caught_up``): one process draws each
-table, so its edits stay in order and are merged as usual.
+table message, so its edits stay in order and are merged as usual.
 """
 
 from __future__ import annotations
@@ -39,6 +39,9 @@ class Visits:
         if outcome.failed or seat is None:
             await replies.reply(interaction, say(SAVE_FAILED))
             return
+        # Posted here, before the answer, as the owner would: once, even if the owner is
+        # down (then it has nobody to tell until it is back).
+        await self.presenter.deal_reports(outcome)
         played = next((e.action for e in outcome.events
                        if isinstance(e, Played) and e.seat == seat), None)
         line = self.hands.move_line(table, seat, played) if played is not None else None

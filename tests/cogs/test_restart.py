@@ -184,6 +184,7 @@ class Players:
     rng: random.Random
     moves: list[tuple[int, str]] = field(default_factory=list)  # (user id, action code)
     last_step: int = -1
+    asked: int = 0  # how often nobody had a menu and My hand was pressed instead
 
     def fresh_menu(self) -> tuple[FakeUser, FakeMessage] | None:
         """The newest move menu drawn after the last move, in anyone's DM or ephemerals."""
@@ -230,6 +231,7 @@ class Players:
 
     async def via_my_hand(self) -> tuple[FakeUser, FakeMessage]:
         """No menu came: press My hand on the table message until someone gets one."""
+        self.asked += 1
         table = self.fake.find_message(self.channel, label="My hand")
         assert table is not None, "no table message with a My hand button"
         for user in self.users:
