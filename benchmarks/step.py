@@ -1,9 +1,12 @@
-"""The move step's own time: ``Steps.move`` (check, apply, save once) on a SQLite file.
+"""The move step's own time: ``Steps.move`` (check, apply, save once) on either backend.
 
-``python -m benchmarks step GAME [--moves N]`` plays random legal moves at tables
-of the game's default size through the step kernel, with storage in a temporary file as
-the bot has it, and prints the step's p50 / p99 / mean in milliseconds as one
-JSON line last. No Discord: this is the part of a click the kernel owns.
+``python -m benchmarks step GAME [--moves N] [--backend sqlite|postgres]
+[--database-url URL]`` plays random legal moves at tables of the game's default size
+through the step kernel, with storage in a temporary SQLite file as the bot has it, or
+on PostgreSQL (a throw-away cluster started for the run, or the database at
+``--database-url``, which implies ``--backend postgres``), and prints the step's p50 /
+p99 / mean in milliseconds as one JSON line last. No Discord: this is the part of a
+click the kernel owns.
 """
 
 from __future__ import annotations
@@ -11,14 +14,13 @@ from __future__ import annotations
 import asyncio
 import random
 import statistics
-import tempfile
 import time
-from pathlib import Path
 from typing import Any
 
+from benchmarks.storage import opened
 from bot.manager import TableManager
 from bot.step import Steps
-from bot.storage import SQLiteStorage
+from bot.storage import Store
 from bot.tables import STOPPED, Table
 from bot.timers import SystemClock
 from engine.core import Game, action_code
@@ -30,24 +32,22 @@ def start_game(table: Table) -> None:
     table.run_automation("deal", 0.0)
 
 
-async def measure(game_id: str, moves: int, seed: int = 1) -> dict[str, Any]:
+async def measure(game_id: str, moves: int, seed: int = 1, backend: str = "sqlite",
+                  database_url: str | None = None) -> dict[str, Any]:
     game = spec(game_id)
     times: list[float] = []
-    with tempfile.TemporaryDirectory() as folder:
-        store = await SQLiteStorage.open(Path(folder) / "bench.db")
-        try:
-            await _play(store, game.engine_class, game_id, game.default_players, moves, times,
-                        random.Random(seed))
-        finally:
-            await store.close()
+    async with opened(backend, database_url) as store:
+        await _play(store, game.engine_class, game_id, game.default_players, moves, times,
+                    random.Random(seed))
     times.sort()
-    return {"benchmark": "step", "game": game_id, "players": game.default_players,
+    return {"benchmark": "step", "backend": backend, "game": game_id,
+            "players": game.default_players,
             "moves": len(times), "p50_ms": round(statistics.median(times) * 1000, 3),
             "p99_ms": round(times[int(len(times) * 0.99)] * 1000, 3),
             "mean_ms": round(statistics.fmean(times) * 1000, 3)}
 
 
-async def _play(store: SQLiteStorage, engine: type[Game], game_id: str, players: int,
+async def _play(store: Store, engine: type[Game], game_id: str, players: int,
                 moves: int, times: list[float], rng: random.Random) -> None:
     """Random legal moves at new tables until ``moves`` steps were timed."""
     manager = TableManager(store, lambda _: engine)
@@ -75,5 +75,8 @@ async def _play(store: SQLiteStorage, engine: type[Game], game_id: str, players:
         await manager.close(table)
 
 
-def run(game_id: str, moves: int = 3000) -> dict[str, Any]:
-    return asyncio.run(measure(game_id, moves))
+def run(game_id: str, moves: int = 3000, backend: str = "sqlite",
+        database_url: str | None = None) -> dict[str, Any]:
+    if database_url:
+        backend = "postgres"
+    return asyncio.run(measure(game_id, moves, backend=backend, database_url=database_url))

@@ -1,8 +1,10 @@
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 
+import pytest
 import pytest_asyncio
 
 from tests.fakediscord import FakeDiscord
+from tests.pgserver import PostgresServer, PostgresUnavailable
 
 
 @pytest_asyncio.fixture
@@ -11,3 +13,28 @@ async def fake_discord() -> AsyncIterator[FakeDiscord]:
     async with FakeDiscord() as fake:
         yield fake
     fake.assert_no_violations()
+
+
+# -- a real PostgreSQL (tests/pgserver.py) ------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[PostgresServer]:
+    """One throw-away PostgreSQL cluster for the whole run, started when first asked for.
+
+    No PostgreSQL binaries is a failure, never a skip: CI installs them (.ci/run)."""
+    server = PostgresServer()
+    try:
+        server.start()
+    except PostgresUnavailable as error:
+        pytest.fail(f"A PostgreSQL server is needed for this test: {error}", pytrace=False)
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def postgres_url(postgres_server: PostgresServer) -> Iterator[str]:
+    """The DSN of a fresh, empty database of ``postgres_server`` (dropped after the test)."""
+    url = postgres_server.create_database()
+    yield url
+    postgres_server.drop_database(url)

@@ -2,9 +2,10 @@
 
 The rest of the bot depends only on ``Store`` (``interface.py``) and the plain rows
 of ``rows.py``; ``SQLiteStorage`` (also exported as ``Storage``, ``sqlite.py``) is the
-one backend today, and ``open_storage`` the one place that picks a backend. What a
-finished game changes (counts, ratings, chips) is ``results.py``; the schema is the
-numbered SQL files of ``migrations/``, applied at open (``migrate.py``).
+default backend, ``PostgresStorage`` (``postgres.py``) the one several processes share,
+and ``open_storage`` the one place that picks a backend. What a finished game changes
+(counts, ratings, chips) is ``results.py``; the schema is the numbered SQL files of
+``migrations/`` (PostgreSQL's dialect: ``migrations_pg/``), applied at open.
 
 What is kept:
 
@@ -25,6 +26,8 @@ from pathlib import Path
 
 from bot.storage.interface import Store
 from bot.storage.migrate import MIGRATIONS, load_migrations, migration_files, split_statements
+from bot.storage.postgres import PostgresStorage
+from bot.storage.postgres_migrate import PG_MIGRATIONS
 from bot.storage.results import is_counted, is_rated, moves_chips
 from bot.storage.rows import (
     ACTIVE_STATUSES,
@@ -59,24 +62,23 @@ Storage = SQLiteStorage
 """The default backend."""
 
 
-
-
 async def open_storage(path: str | Path = DEFAULT_DATABASE_PATH, *,
                        url: str | None = None) -> Store:
     """The store the bot uses: the one place that picks a backend. ``url``
     (``DATABASE_URL``, postgresql://…) opens PostgreSQL; else SQLite at ``path``
     (``DATABASE_PATH``)."""
     if url:
-        raise NotImplementedError("the PostgreSQL backend comes next")  # (being built)
+        return await PostgresStorage.open(url)
     return await SQLiteStorage.open(path)
 
 
 __all__ = [
-    "ACTIVE_STATUSES", "CLOSED_STATUSES", "DEFAULT_DATABASE_PATH",
-    "GLOBAL_SCOPE", "MIGRATIONS", "STARTING_CHIPS", "STATUSES", "ChannelBusy", "ChipBalance",
+    "ACTIVE_STATUSES", "CLOSED_STATUSES", "DEFAULT_DATABASE_PATH", "GLOBAL_SCOPE",
+    "MIGRATIONS", "PG_MIGRATIONS", "STARTING_CHIPS", "STATUSES", "ChannelBusy", "ChipBalance",
     "ChipsNotConserved", "ChipsRow", "Clock", "CorruptTable", "FinishedGame", "GameStats",
-    "GameSummary", "InvalidResult", "LeaderboardRow", "MigrationFailed", "SQLiteStorage",
-    "SchemaTooNew", "SeatResult", "Storage", "StorageBusy", "StorageError", "Store", "StoreInfo",
-    "TableChange", "TableExists", "TableRow", "VersionConflict", "is_counted", "is_rated", "load_migrations",
-    "migration_files", "moves_chips", "open_storage", "split_statements", "utc_now",
+    "GameSummary", "InvalidResult", "LeaderboardRow", "MigrationFailed", "PostgresStorage",
+    "SQLiteStorage", "SchemaTooNew", "SeatResult", "Storage", "StorageBusy", "StorageError",
+    "Store", "StoreInfo", "TableChange", "TableExists", "TableRow", "VersionConflict",
+    "is_counted", "is_rated", "load_migrations", "migration_files", "moves_chips",
+    "open_storage", "split_statements", "utc_now",
 ]

@@ -15,8 +15,19 @@ rates and moves chips alike, and the rules can be tested without one:
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping, Sequence
 
-from bot.storage.rows import GLOBAL_SCOPE, ChipsNotConserved, FinishedGame, InvalidResult
+from bot import ratings
+from bot.ratings import Rating
+from bot.storage.rows import (
+    GLOBAL_SCOPE,
+    STARTING_CHIPS,
+    ChipBalance,
+    ChipsNotConserved,
+    FinishedGame,
+    InvalidResult,
+    SeatResult,
+)
 from bot.storage.values import to_json
 from engine.core import RECORD_FORMAT
 
@@ -91,3 +102,25 @@ def scopes(finished: FinishedGame) -> tuple[int, ...]:
     A game without a server (guild 0, the global scope's own key) counts once.
     """
     return tuple(dict.fromkeys((finished.guild_id, GLOBAL_SCOPE)))
+
+
+def humans_of(finished: FinishedGame) -> list[SeatResult]:
+    """The human seats that a counted game counts for, in seat order."""
+    return [s for s in sorted(finished.seats, key=lambda s: s.seat) if s.user_id is not None]
+
+
+def new_ratings(known: Mapping[int, Rating], humans: Sequence[SeatResult]) -> list[Rating]:
+    """The human seats' ratings after a rated game, in their order: from their ratings
+    so far (``known``, by user id; a newcomer starts at the default). AI seats are not
+    rated, so the places are those among the humans."""
+    before = [known.get(h.user_id) or ratings.default_rating() for h in humans
+              if h.user_id is not None]
+    return ratings.rate(before, [h.place for h in humans])
+
+
+def below_stake(wanted: Sequence[int], balances: Mapping[int, int],
+                stake: int) -> list[ChipBalance]:
+    """The users of ``wanted`` whose balance (``STARTING_CHIPS`` if never played) is
+    below ``stake``, in that order."""
+    return [ChipBalance(u, balances.get(u, STARTING_CHIPS)) for u in wanted
+            if balances.get(u, STARTING_CHIPS) < stake]

@@ -1,17 +1,33 @@
-"""Checks and conversions (JSON, timestamps as text) every backend applies alike.
+"""Checks and conversions (JSON, timestamps, rows) every backend applies alike.
 
-Kept out of the backends so that SQLite and a later one refuse the same inputs
-and read the same stored text alike.
+Kept out of the backends so that SQLite and PostgreSQL refuse the same inputs, read
+the same stored text alike and build the same rows from what their queries return
+(any row that can be read by column name: ``sqlite3.Row``, ``asyncpg.Record``).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Protocol
 
-from bot.storage.rows import GLOBAL_SCOPE
+from bot import ratings
+from bot.storage.rows import (
+    GLOBAL_SCOPE,
+    CorruptTable,
+    GameStats,
+    GameSummary,
+    LeaderboardRow,
+    SeatResult,
+    TableRow,
+)
+
+
+class Row(Protocol):
+    """A database row read by column name."""
+
+    def __getitem__(self, key: str, /) -> Any: ...
 
 
 def to_json(value: Any) -> str:
@@ -58,13 +74,92 @@ def win_rate(wins: int, games: int) -> float:
     return wins / games if games else 0.0
 
 
+def as_utc(when: datetime) -> datetime:
+    """The same moment as an aware UTC ``datetime``; a naive one is taken as UTC."""
+    if when.tzinfo is None:
+        return when.replace(tzinfo=UTC)
+    return when.astimezone(UTC)
+
+
 def time_text(when: datetime) -> str:
     """A timestamp as text (where a column has no time type): ISO 8601 in UTC, fixed
     width, so text order is time order. A naive ``datetime`` is taken as UTC."""
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=UTC)
-    return when.astimezone(UTC).isoformat(timespec="microseconds")
+    return as_utc(when).isoformat(timespec="microseconds")
 
 
 def text_time(text: str) -> datetime:
     return datetime.fromisoformat(text)
+
+
+# ================================================================ rows
+
+
+def table_from_row(row: Row, read_time: Callable[[Any], datetime]) -> TableRow | CorruptTable:
+    """A live table from its row (``data`` and ``posts`` as stored text); an unreadable
+    snapshot gives a ``CorruptTable``, unreadable posts only None."""
+    posts = parse_posts(row["posts"])
+    try:
+        data = parse_object(row["data"])
+        created, updated = read_time(row["created_at"]), read_time(row["updated_at"])
+    except (ValueError, TypeError) as error:  # JSONDecodeError, UnicodeDecodeError are both
+        return CorruptTable(row["table_id"], row["guild_id"], row["channel_id"], row["game"],
+                            row["status"], row["version"], f"{type(error).__name__}: {error}",
+                            posts)
+    return TableRow(row["table_id"], row["guild_id"], row["channel_id"], row["game"],
+                    row["status"], row["version"], data, created, updated, posts)
+
+
+def history_filter(guild_id: int | None, channel_id: int | None, user_id: int | None,
+                   game: str | None, before: int | None,
+                   mark: Callable[[int], str]) -> tuple[str, list[Any]]:
+    """The WHERE clause of ``history`` over ``games AS g`` and its parameters;
+    ``mark(n)`` writes the n-th parameter (from 1) in the backend's dialect."""
+    clauses, params = ["1 = 1"], []
+
+    def add(clause: str, value: Any) -> None:
+        params.append(value)
+        clauses.append(clause.format(mark(len(params))))
+
+    for column, value in (("guild_id", guild_id), ("channel_id", channel_id), ("game", game)):
+        if value is not None:
+            add(f"g.{column} = {{}}", value)
+    if before is not None:
+        add("g.game_id < {}", before)
+    if user_id is not None:
+        add("EXISTS (SELECT 1 FROM results AS r WHERE r.game_id = g.game_id"
+            " AND r.user_id = {})", user_id)
+    return " AND ".join(clauses), params
+
+
+def summaries(games: Iterable[Row], results: Iterable[Row],
+              read_time: Callable[[Any], datetime]) -> list[GameSummary]:
+    """``history``'s answer from its games (newest first) and their seats' rows."""
+    games = list(games)
+    players: dict[int, list[SeatResult]] = {g["game_id"]: [] for g in games}
+    for r in results:
+        players[r["game_id"]].append(SeatResult(r["seat"], r["user_id"], r["name"],
+                                                r["points"], r["place"], bool(r["won"]),
+                                                r["chips"]))
+    return [GameSummary(g["game_id"], g["game"], g["guild_id"], g["channel_id"],
+                        read_time(g["started_at"]), read_time(g["ended_at"]),
+                        bool(g["completed"]), bool(g["rated"]), tuple(players[g["game_id"]]))
+            for g in games]
+
+
+def board_row(row: Row) -> LeaderboardRow:
+    """A leaderboard row from the board query's columns."""
+    return LeaderboardRow(
+        rank=int(row["rank"]), user_id=row["user_id"], name=row["name"], games=row["games"],
+        wins=row["wins"], win_rate=win_rate(row["wins"], row["games"]),
+        points=row["points"], mu=row["mu"], sigma=row["sigma"], ordinal=row["ordinal"],
+        provisional=row["rated_games"] < ratings.PROVISIONAL_GAMES)
+
+
+def stats_row(row: Row) -> GameStats:
+    """One game's stats from the board query's columns."""
+    return GameStats(
+        game=row["game"], games=row["games"], wins=row["wins"],
+        win_rate=win_rate(row["wins"], row["games"]), points=row["points"], mu=row["mu"],
+        sigma=row["sigma"], ordinal=row["ordinal"],
+        provisional=row["rated_games"] < ratings.PROVISIONAL_GAMES, rank=int(row["rank"]),
+        ranked_players=int(row["ranked"]))

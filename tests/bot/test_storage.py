@@ -1,8 +1,11 @@
-"""bot.storage: live tables, finished games, ratings, leaderboards and chips on SQLite.
+"""bot.storage: live tables, finished games, ratings, leaderboards and chips, on every
+backend: a test that takes ``store`` or ``database`` runs on SQLite and on PostgreSQL
+(``tests/bot/conftest.py``); the few about SQLite's file take ``db_path``.
 
-Every test opens its own database file under ``tmp_path``. A few tests damage or
-pre-fill a file with the ``sqlite3`` module directly: that is what an outside
-problem (a bad disk, an older bot) looks like, and the store must cope with it.
+Every test opens its own database (a file under ``tmp_path``, or a fresh PostgreSQL
+database). A few tests damage or pre-fill it from another connection
+(``Database.raw``): that is what an outside problem (a bad disk, an older bot) looks
+like, and the store must cope with it.
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ from bot.storage import (
     VersionConflict,
     split_statements,
 )
+from tests.bot.conftest import Database
 
 GUILD, OTHER_GUILD = 1111, 2222
 CHANNEL, OTHER_CHANNEL = 51, 52
@@ -125,37 +129,39 @@ async def test_storage_is_the_sqlite_backend_of_the_store_interface() -> None:
         incomplete()
 
 
-async def test_reopening_keeps_data_and_applies_nothing_twice(db_path: Path) -> None:
-    async with await Storage.open(db_path) as store:
+async def test_reopening_keeps_data_and_applies_nothing_twice(database: Database) -> None:
+    async with await database.open() as store:
         await store.set_meta("tree_hash", "abc")
-    async with await Storage.open(db_path) as store:
+    async with await database.open() as store:
         assert await store.get_meta("tree_hash") == "abc"
-        assert (await store.info()).schema_version == len(MIGRATIONS)
+        assert (await store.info()).schema_version == len(database.migrations) == 6
 
 
-async def test_a_v1_database_upgrades_in_place_keeping_its_data(db_path: Path) -> None:
+async def test_a_v1_database_upgrades_in_place_keeping_its_data(database: Database) -> None:
     # The database as the first version of the bot left it.
-    async with await Storage.open(db_path, migrations=MIGRATIONS[:1]) as old:
+    async with await database.open(migrations=database.migrations[:1]) as old:
         assert (await old.info()).schema_version == 1
         await old.create_table(TableRow("t-old", GUILD, CHANNEL, "jazz", data={"seats": [7, 8]}))
         assert await old.save_table("t-old", "playing", {"seats": [7, 8], "turn": 1}, 0) == 1
         await old.set_meta("tree_hash", "v1-hash")
         await old.remember_user(7, "Ann")
         await old.remember_user(8, "Bob")
-    raw(db_path, "INSERT INTO games (game_id, guild_id, channel_id, game, started_at, ended_at,"
-                 " completed, rated, record) VALUES (1, ?, ?, 'jazz', ?, ?, 1, 1, ?)",
-        (GUILD, CHANNEL, T0.isoformat(), T0.isoformat(), json.dumps(record_of("jazz", 2))))
-    for seat, user, points, won in ((0, 7, 12, 1), (1, 8, 4, 0)):
-        raw(db_path, "INSERT INTO results (game_id, seat, user_id, name, points, place, won)"
-                     " VALUES (1, ?, ?, ?, ?, ?, ?)",
-            (seat, user, f"name{user}", points, 1 - won, won))
+    # Its first game (id 1 on either backend), written as that bot did.
+    await database.raw(
+        "INSERT INTO games (guild_id, channel_id, game, started_at, ended_at, completed,"
+        " rated, record) VALUES (?, ?, 'jazz', ?, ?, TRUE, TRUE, ?)",
+        (GUILD, CHANNEL, T0, T0, json.dumps(record_of("jazz", 2))))
+    for seat, user, points, won in ((0, 7, 12, True), (1, 8, 4, False)):
+        await database.raw(
+            "INSERT INTO results (game_id, seat, user_id, name, points, place, won)"
+            " VALUES (1, ?, ?, ?, ?, ?, ?)", (seat, user, f"name{user}", points, 1 - won, won))
     v1_rating = ratings.rate([ratings.default_rating()] * 2, [0, 1])
-    for user, rating, won, points in ((7, v1_rating[0], 1, 12), (8, v1_rating[1], 0, 4)):
-        raw(db_path, "INSERT INTO ratings VALUES (?, 'jazz', ?, ?, ?, ?, 1, ?, ?)",
-            (GUILD, user, rating.mu, rating.sigma, rating.ordinal, won, points))
+    for user, rating, wins, points in ((7, v1_rating[0], 1, 12), (8, v1_rating[1], 0, 4)):
+        await database.raw("INSERT INTO ratings VALUES (?, 'jazz', ?, ?, ?, ?, 1, ?, ?)",
+                           (GUILD, user, rating.mu, rating.sigma, rating.ordinal, wins, points))
 
-    async with await Storage.open(db_path) as store:
-        assert (await store.info()).schema_version == len(MIGRATIONS)
+    async with await database.open() as store:
+        assert (await store.info()).schema_version == len(database.migrations)
         [table] = await store.load_active_tables()
         assert isinstance(table, TableRow)
         assert (table.status, table.version, table.data) == ("playing", 1, {"seats": [7, 8],
@@ -176,32 +182,44 @@ async def test_a_v1_database_upgrades_in_place_keeping_its_data(db_path: Path) -
         assert ann is not None and ann.games == 2 and ann.mu < v1_rating[0].mu
 
 
-async def test_a_failing_migration_is_rolled_back_whole(db_path: Path) -> None:
+async def test_a_failing_migration_is_rolled_back_whole(database: Database) -> None:
+    migrations = database.migrations
     broken = "CREATE TABLE extra (x INTEGER); INSERT INTO no_such_table VALUES (1);"
     with pytest.raises(MigrationFailed) as caught:
-        await Storage.open(db_path, migrations=(*MIGRATIONS, broken))
-    assert caught.value.number == len(MIGRATIONS) + 1
-    assert raw(db_path, "PRAGMA user_version") == [(len(MIGRATIONS),)]
+        await database.open(migrations=(*migrations, broken))
+    assert caught.value.number == len(migrations) + 1
+    async with await database.open() as store:  # the earlier migrations were kept
+        assert (await store.info()).schema_version == len(migrations)
+        await store.set_meta("still", "usable")
     # The migration's first statement was undone with the rest: "extra" can be created.
-    async with await Storage.open(db_path, migrations=(*MIGRATIONS, "CREATE TABLE extra (x);")):
-        pass
-    assert raw(db_path, "PRAGMA user_version") == [(len(MIGRATIONS) + 1,)]
+    extra = (*migrations, "CREATE TABLE extra (x INTEGER);")
+    async with await database.open(migrations=extra) as store:
+        assert (await store.info()).schema_version == len(migrations) + 1
+        assert await store.get_meta("still") == "usable"
+    assert await database.raw("SELECT COUNT(*) FROM extra") == [(0,)]
 
 
-async def test_a_database_from_a_newer_bot_is_refused(db_path: Path) -> None:
-    async with await Storage.open(db_path, migrations=(*MIGRATIONS, "CREATE TABLE later (x);")):
+async def test_a_database_from_a_newer_bot_is_refused(database: Database) -> None:
+    newer = (*database.migrations, "CREATE TABLE later (x INTEGER);")
+    async with await database.open(migrations=newer):
         pass
     with pytest.raises(SchemaTooNew):
-        await Storage.open(db_path)
+        await database.open()
+    with pytest.raises(SchemaTooNew):
+        await database.open(migrations=database.migrations[:2])  # an older bot alike
 
 
-async def test_two_processes_opening_a_new_file_at_once_migrate_it_once(db_path: Path) -> None:
-    first, second = await asyncio.gather(Storage.open(db_path), Storage.open(db_path))
-    async with first, second:
-        assert ((await first.info()).schema_version == (await second.info()).schema_version
-                == len(MIGRATIONS))
+async def test_two_processes_opening_a_new_database_at_once_migrate_it_once(
+        database: Database) -> None:
+    opened = await asyncio.gather(*(database.open() for _ in range(4)))
+    first, second = opened[:2]
+    try:
+        assert {(await s.info()).schema_version for s in opened} == {len(database.migrations)}
         await first.set_meta("k", "from first")
         assert await second.get_meta("k") == "from first"
+    finally:
+        for store in opened:
+            await store.close()
 
 
 def test_split_statements_keeps_triggers_and_comments_whole() -> None:
@@ -230,7 +248,7 @@ def test_every_shipped_migration_splits_into_statements() -> None:
 # ================================================================ live tables
 
 
-async def test_a_table_round_trips_with_its_snapshot_and_timestamps(store: SQLiteStorage) -> None:
+async def test_a_table_round_trips_with_its_snapshot_and_timestamps(store: Store) -> None:
     data = {"seats": [{"user": 7, "name": "Zoë 🂡"}], "rng": [3, [1, 2, 3], None], "n": 1.5}
     created = await store.create_table(TableRow("t1", GUILD, CHANNEL, "jazz", data=data))
     assert created.created_at == created.updated_at and created.created_at is not None
@@ -247,7 +265,7 @@ async def test_a_table_round_trips_with_its_snapshot_and_timestamps(store: SQLit
 
 
 async def test_save_with_a_stale_version_is_refused_and_writes_nothing(
-        store: SQLiteStorage) -> None:
+        store: Store) -> None:
     await store.create_table(TableRow("t1", GUILD, CHANNEL, "jazz", data={"move": 0}))
     assert await store.save_table("t1", "playing", {"move": 1}, 0) == 1
     assert await store.save_table("t1", "playing", {"move": 2}, 1) == 2
@@ -259,7 +277,7 @@ async def test_save_with_a_stale_version_is_refused_and_writes_nothing(
 
 
 async def test_saving_an_unknown_table_is_a_conflict_with_no_version(
-        store: SQLiteStorage) -> None:
+        store: Store) -> None:
     with pytest.raises(VersionConflict) as caught:
         await store.save_table("ghost", "playing", {}, 0)
     assert caught.value.actual is None
@@ -267,7 +285,7 @@ async def test_saving_an_unknown_table_is_a_conflict_with_no_version(
 
 @pytest.mark.parametrize("bad", [{"cards": {1, 2}}, {"x": float("nan")}, {"x": object()}])
 async def test_a_snapshot_that_is_not_json_is_refused_before_writing(
-        store: SQLiteStorage, bad: dict[str, Any]) -> None:
+        store: Store, bad: dict[str, Any]) -> None:
     await store.create_table(TableRow("t1", GUILD, CHANNEL, "jazz", data={"ok": True}))
     with pytest.raises((TypeError, ValueError)):
         await store.save_table("t1", "playing", bad, 0)
@@ -275,7 +293,7 @@ async def test_a_snapshot_that_is_not_json_is_refused_before_writing(
     assert isinstance(row, TableRow) and (row.version, row.data) == (0, {"ok": True})
 
 
-async def test_statuses_are_checked(store: SQLiteStorage) -> None:
+async def test_statuses_are_checked(store: Store) -> None:
     with pytest.raises(ValueError):
         await store.create_table(TableRow("t1", GUILD, CHANNEL, "jazz", status="paused"))
     await store.create_table(TableRow("t1", GUILD, CHANNEL, "jazz"))
@@ -285,7 +303,7 @@ async def test_statuses_are_checked(store: SQLiteStorage) -> None:
         await store.close_table("t1", "playing")  # closing means finished or stopped
 
 
-async def test_one_active_table_per_channel(store: SQLiteStorage) -> None:
+async def test_one_active_table_per_channel(store: Store) -> None:
     await store.create_table(TableRow("t1", GUILD, CHANNEL, "jazz"))
     with pytest.raises(ChannelBusy) as caught:
         await store.create_table(TableRow("t2", GUILD, CHANNEL, "jacko"))
@@ -302,7 +320,7 @@ async def test_one_active_table_per_channel(store: SQLiteStorage) -> None:
         await store.save_table("t1", "playing", {}, 1)
 
 
-async def test_closing_a_table_retires_it_and_outdates_every_save(store: SQLiteStorage) -> None:
+async def test_closing_a_table_retires_it_and_outdates_every_save(store: Store) -> None:
     await store.create_table(TableRow("t1", GUILD, CHANNEL, "jazz"))
     await store.create_table(TableRow("t2", GUILD, OTHER_CHANNEL, "jazz"))
     assert await store.save_table("t1", "playing", {"a": 1}, 0) == 1
@@ -314,7 +332,7 @@ async def test_closing_a_table_retires_it_and_outdates_every_save(store: SQLiteS
     assert await store.close_table("ghost", "finished") is None
 
 
-async def test_concurrent_saves_detect_each_conflict_exactly_once(store: SQLiteStorage) -> None:
+async def test_concurrent_saves_detect_each_conflict_exactly_once(store: Store) -> None:
     tables = 30
     for t in range(tables):
         await store.create_table(TableRow(f"t{t}", GUILD, 1000 + t, "jazz", data={"by": None}))
@@ -336,10 +354,11 @@ async def test_concurrent_saves_detect_each_conflict_exactly_once(store: SQLiteS
             assert isinstance(row, TableRow) and row.data == {"by": wins[0]}
 
 
-async def test_two_connections_racing_on_one_file_conflict_once_per_race(
-        db_path: Path) -> None:
-    """What a restart that overlaps the old process looks like: two writers, one file."""
-    async with await Storage.open(db_path) as a, await Storage.open(db_path) as b:
+async def test_two_connections_racing_on_one_database_conflict_once_per_race(
+        database: Database) -> None:
+    """What a restart that overlaps the old process looks like (or, on PostgreSQL, two
+    processes): two writers, one database."""
+    async with await database.open() as a, await database.open() as b:
         for t in range(20):
             await a.create_table(TableRow(f"t{t}", GUILD, 1000 + t, "jazz"))
         outcomes = await asyncio.gather(
@@ -353,23 +372,29 @@ async def test_two_connections_racing_on_one_file_conflict_once_per_race(
 
 
 async def test_a_corrupt_row_is_reported_next_to_the_good_ones(
-        store: SQLiteStorage, db_path: Path) -> None:
+        store: Store, database: Database) -> None:
     for t in range(5):
         await store.create_table(TableRow(f"t{t}", GUILD + t, 100 + t, "jazz", data={"t": t}))
-    raw(db_path, "UPDATE live_tables SET data = '{\"broken' WHERE table_id = 't1'")
-    raw(db_path, "UPDATE live_tables SET data = CAST(X'7B22FF227D' AS TEXT)"
-                 " WHERE table_id = 't2'")  # invalid UTF-8
-    raw(db_path, "UPDATE live_tables SET data = '[1, 2]' WHERE table_id = 't3'")  # not an object
+    await database.raw("UPDATE live_tables SET data = '{\"broken' WHERE table_id = 't1'")
+    if database.backend == "sqlite":  # invalid UTF-8 (PostgreSQL's TEXT cannot hold it)
+        await database.raw("UPDATE live_tables SET data = CAST(X'7B22FF227D' AS TEXT)"
+                           " WHERE table_id = 't2'")
+        t2_error = "UnicodeDecodeError"
+    else:  # JSON, but not a snapshot
+        await database.raw("UPDATE live_tables SET data = 'null' WHERE table_id = 't2'")
+        t2_error = "NoneType"
+    await database.raw("UPDATE live_tables SET data = '[1, 2]' WHERE table_id = 't3'")
     loaded = {row.table_id: row for row in await store.load_active_tables()}
     assert sorted(loaded) == ["t0", "t1", "t2", "t3", "t4"]
     for t in (0, 4):
         assert isinstance(loaded[f"t{t}"], TableRow) and loaded[f"t{t}"].data == {"t": t}
-    for t, error in ((1, "JSONDecodeError"), (2, "UnicodeDecodeError"), (3, "list")):
+    for t, error in ((1, "JSONDecodeError"), (2, t2_error), (3, "list")):
         bad = loaded[f"t{t}"]
         assert isinstance(bad, CorruptTable)
         assert (bad.guild_id, bad.channel_id, bad.version) == (GUILD + t, 100 + t, 0)
         assert error in bad.error
     assert isinstance(await store.active_table_in_channel(101), CorruptTable)
+    assert isinstance(await store.load_table("t3"), CorruptTable)
     # A corrupt table can still be closed, which frees its channel.
     await store.close_table("t1", "stopped")
     await store.create_table(TableRow("t9", GUILD, 101, "jazz"))
@@ -378,7 +403,7 @@ async def test_a_corrupt_row_is_reported_next_to_the_good_ones(
 # ================================================================ meta and names
 
 
-async def test_meta_keeps_the_last_value(store: SQLiteStorage) -> None:
+async def test_meta_keeps_the_last_value(store: Store) -> None:
     assert await store.get_meta("tree_hash") is None
     await store.set_meta("tree_hash", "one")
     await store.set_meta("tree_hash", "two")
@@ -387,7 +412,7 @@ async def test_meta_keeps_the_last_value(store: SQLiteStorage) -> None:
 
 
 async def test_the_latest_name_is_shown_everywhere_but_ai_keep_theirs(
-        store: SQLiteStorage) -> None:
+        store: Store) -> None:
     await store.remember_user(7, "Old Ann")
     await store.record_game(finished([(7, 9), (8, 2), (None, 5)], names={7: "Ann", 8: "Bob"}))
     assert [r.name for r in await store.leaderboard("jazz", GUILD)] == ["Ann", "Bob"]
@@ -400,7 +425,7 @@ async def test_the_latest_name_is_shown_everywhere_but_ai_keep_theirs(
 # ================================================================ finished games
 
 
-async def test_a_record_given_as_text_is_stored_byte_identical(store: SQLiteStorage) -> None:
+async def test_a_record_given_as_text_is_stored_byte_identical(store: Store) -> None:
     text = ('{ "format":"cardtable-record/1",\n  "game": "jacko", "players": 2,'
             ' "options": {"target": 101}, "first_dealer": 1, "note": "Zoë ♥",\n'
             ' "deals": [{"hands": [["10h", "AS"], ["2c", "KD"]], "actions": [[1, "KD"]]}]}\n')
@@ -412,7 +437,7 @@ async def test_a_record_given_as_text_is_stored_byte_identical(store: SQLiteStor
 
 
 async def test_a_record_given_as_a_dict_reads_back_equal_in_key_order(
-        store: SQLiteStorage) -> None:
+        store: Store) -> None:
     game = finished([(7, 3), (8, 1), (None, 0)])
     record = {**record_of("jazz", 3), "options": {"sevens_bonus": 80, "z": [1, "é"]}}
     game.record = record
@@ -431,7 +456,7 @@ async def test_a_record_given_as_a_dict_reads_back_equal_in_key_order(
     ({"players": 3}, "player count"),
 ])
 async def test_a_record_that_does_not_match_the_game_is_refused(
-        store: SQLiteStorage, change: dict[str, Any], why: str) -> None:
+        store: Store, change: dict[str, Any], why: str) -> None:
     game = finished([(7, 3), (8, 1)])
     game.record = {**record_of("jazz", 2), **change}
     with pytest.raises(InvalidResult, match=why):
@@ -449,7 +474,7 @@ async def test_a_record_that_does_not_match_the_game_is_refused(
     [SeatResult(0, 7, "a", 1, 0, True, 5), SeatResult(1, 8, "b", 0, 1, False, -5)],  # jazz chips
 ])
 async def test_seats_that_do_not_add_up_are_refused(
-        store: SQLiteStorage, seats: list[SeatResult]) -> None:
+        store: Store, seats: list[SeatResult]) -> None:
     game = finished([(7, 1), (8, 0)])
     game.seats = seats
     with pytest.raises(InvalidResult):
@@ -458,7 +483,7 @@ async def test_seats_that_do_not_add_up_are_refused(
 
 
 async def test_chips_that_do_not_sum_to_zero_are_refused_and_move_nothing(
-        store: SQLiteStorage) -> None:
+        store: Store) -> None:
     with pytest.raises(ChipsNotConserved):
         await store.record_game(finished([(7, 10), (8, -5)], **STAKES, chips=[10, -5]))
     assert await store.chips(GUILD, 7) == STARTING_CHIPS
@@ -466,7 +491,7 @@ async def test_chips_that_do_not_sum_to_zero_are_refused_and_move_nothing(
     assert await store.history(GUILD) == []
 
 
-async def test_a_stopped_game_is_kept_but_counts_for_nothing(store: SQLiteStorage) -> None:
+async def test_a_stopped_game_is_kept_but_counts_for_nothing(store: Store) -> None:
     jazz = await store.record_game(finished([(7, 9), (8, 2), (9, 5)], completed=False))
     aj = await store.record_game(finished([(7, 10), (8, -10)], **STAKES,
                                           chips=[10, -10], completed=False))
@@ -483,7 +508,7 @@ async def test_a_stopped_game_is_kept_but_counts_for_nothing(store: SQLiteStorag
 
 
 async def test_a_game_with_one_human_counts_for_them_but_is_not_rated(
-        store: SQLiteStorage) -> None:
+        store: Store) -> None:
     # Decision (issue 8): games with AI seats count for the humans' stats, not ratings.
     await store.record_game(finished([(7, 9), (None, 2), (None, 5)]))
     [game] = await store.history(GUILD)
@@ -496,7 +521,7 @@ async def test_a_game_with_one_human_counts_for_them_but_is_not_rated(
         assert row.provisional
 
 
-async def test_ai_seats_leave_ratings_alone_but_count_games(store: SQLiteStorage) -> None:
+async def test_ai_seats_leave_ratings_alone_but_count_games(store: Store) -> None:
     # A rated game first, then one with an AI seat: only the counts move.
     await store.record_game(finished([(7, 20), (8, 1)]))
     before = {r.user_id: (r.mu, r.sigma) for r in await store.leaderboard("jazz", GUILD)}
@@ -511,14 +536,14 @@ async def test_ai_seats_leave_ratings_alone_but_count_games(store: SQLiteStorage
     assert stats.games == 2  # the AI game shows in the player's own stats too
 
 
-async def test_provisional_counts_rated_games_only(store: SQLiteStorage) -> None:
+async def test_provisional_counts_rated_games_only(store: Store) -> None:
     for _ in range(ratings.PROVISIONAL_GAMES):
         await store.record_game(finished([(7, 20), (None, 1)]))
     [row] = await store.leaderboard("jazz", GUILD)
     assert row.games == ratings.PROVISIONAL_GAMES and row.provisional
 
 
-async def test_record_game_is_one_transaction(store: SQLiteStorage,
+async def test_record_game_is_one_transaction(store: Store,
                                               monkeypatch: pytest.MonkeyPatch) -> None:
     real_rate, calls = ratings.rate, []
 
@@ -539,7 +564,7 @@ async def test_record_game_is_one_transaction(store: SQLiteStorage,
     assert [r.games for r in await store.leaderboard("jazz", GUILD)] == [1, 1]
 
 
-async def test_history_filters_pages_and_names_the_winners(store: SQLiteStorage) -> None:
+async def test_history_filters_pages_and_names_the_winners(store: Store) -> None:
     ids = []
     for n in range(6):
         channel = CHANNEL if n % 2 == 0 else OTHER_CHANNEL
@@ -567,7 +592,7 @@ async def test_history_filters_pages_and_names_the_winners(store: SQLiteStorage)
         (0, 7, 0, 2), (1, 8, 3, 0), (2, None, 1, 1)]
 
 
-async def test_timestamps_are_utc_and_naive_ones_count_as_utc(store: SQLiteStorage) -> None:
+async def test_timestamps_are_utc_and_naive_ones_count_as_utc(store: Store) -> None:
     game = finished([(7, 1), (8, 0)])
     game.started_at = datetime(2025, 1, 2, 3, 4, 5)
     game.ended_at = datetime(2025, 1, 1, 23, 4, 5, tzinfo=timezone(timedelta(hours=-5)))
@@ -581,7 +606,7 @@ async def test_timestamps_are_utc_and_naive_ones_count_as_utc(store: SQLiteStora
 # ================================================================ ratings and leaderboards
 
 
-async def test_ratings_are_kept_per_server_and_globally(store: SQLiteStorage) -> None:
+async def test_ratings_are_kept_per_server_and_globally(store: Store) -> None:
     await play(store, 7, 8, guild=GUILD)
     await play(store, 7, 8, guild=OTHER_GUILD)
     await play(store, 8, 7, guild=OTHER_GUILD, game="jacko")
@@ -603,7 +628,7 @@ async def test_ratings_are_kept_per_server_and_globally(store: SQLiteStorage) ->
     assert await store.leaderboard_size("jacko", GUILD) == 0
 
 
-async def test_leaderboard_pages_ranks_and_rank_of(store: SQLiteStorage) -> None:
+async def test_leaderboard_pages_ranks_and_rank_of(store: Store) -> None:
     rng = random.Random(5)
     for _ in range(40):
         players = rng.sample(range(1, 13), rng.randint(2, 5))
@@ -627,7 +652,7 @@ async def test_leaderboard_pages_ranks_and_rank_of(store: SQLiteStorage) -> None
         await store.leaderboard("jazz", GUILD, offset=-1)
 
 
-async def test_equal_ratings_rank_by_games_then_user_id(store: SQLiteStorage,
+async def test_equal_ratings_rank_by_games_then_user_id(store: Store,
                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(ratings, "rate", lambda before, places: list(before))  # nobody moves
     await play(store, 30, 20)
@@ -639,7 +664,7 @@ async def test_equal_ratings_rank_by_games_then_user_id(store: SQLiteStorage,
                                                              (3, 10, 1), (4, 40, 1)]
 
 
-async def test_players_are_provisional_until_five_rated_games(store: SQLiteStorage) -> None:
+async def test_players_are_provisional_until_five_rated_games(store: Store) -> None:
     for n in range(5):
         await play(store, 7, 8)
         await play(store, 9, 7, completed=False)  # stopped: never counts
@@ -651,7 +676,7 @@ async def test_players_are_provisional_until_five_rated_games(store: SQLiteStora
     assert await store.rank_of("jazz", GUILD, 9) is None
 
 
-async def test_stats_per_game_and_scope(store: SQLiteStorage) -> None:
+async def test_stats_per_game_and_scope(store: Store) -> None:
     await play(store, 7, 8, guild=GUILD)
     await play(store, 8, 7, guild=GUILD)
     await play(store, 9, 7, guild=GUILD)
@@ -691,14 +716,14 @@ def test_the_chip_settlement_helper_follows_the_rules_examples() -> None:
     assert attackjack_nets(3, 5, []) == [0, 0, 0]  # example 10
 
 
-async def test_chips_start_at_1000_in_every_server(store: SQLiteStorage) -> None:
+async def test_chips_start_at_1000_in_every_server(store: Store) -> None:
     assert await store.chips(GUILD, 7) == STARTING_CHIPS == 1000
     await store.record_game(finished([(7, 20), (8, -20)], **STAKES, chips=[20, -20]))
     assert (await store.chips(GUILD, 7), await store.chips(GUILD, 8)) == (1020, 980)
     assert await store.chips(OTHER_GUILD, 7) == 1000
 
 
-async def test_chips_are_conserved_over_many_random_games(store: SQLiteStorage) -> None:
+async def test_chips_are_conserved_over_many_random_games(store: Store) -> None:
     rng = random.Random(2024)
     expected: dict[int, dict[int, int]] = {GUILD: {}, OTHER_GUILD: {}}
     for _ in range(150):
@@ -726,7 +751,7 @@ async def test_chips_are_conserved_over_many_random_games(store: SQLiteStorage) 
     assert any(b != STARTING_CHIPS for b in expected[GUILD].values())
 
 
-async def test_chips_move_only_when_every_seat_is_human(store: SQLiteStorage) -> None:
+async def test_chips_move_only_when_every_seat_is_human(store: Store) -> None:
     await store.record_game(finished([(7, -10), (8, -10), (None, 20)], **STAKES,
                                      chips=[-10, -10, 20]))
     assert await store.chips(GUILD, 7) == await store.chips(GUILD, 8) == STARTING_CHIPS
@@ -736,7 +761,7 @@ async def test_chips_move_only_when_every_seat_is_human(store: SQLiteStorage) ->
     assert [p.chips for p in game.players] == [-10, -10, 20]
 
 
-async def test_a_balance_may_go_below_zero_when_tables_overlap(store: SQLiteStorage) -> None:
+async def test_a_balance_may_go_below_zero_when_tables_overlap(store: Store) -> None:
     # Stakes are checked at each table's start; two tables settling later can overdraw.
     await store.record_game(finished([(7, -990), (8, 990)], **STAKES,
                                      chips=[-990, 990]))
@@ -746,7 +771,7 @@ async def test_a_balance_may_go_below_zero_when_tables_overlap(store: SQLiteStor
     assert sum(r.balance for r in board) == STARTING_CHIPS * 3
 
 
-async def test_stakes_above_a_balance_are_reported(store: SQLiteStorage) -> None:
+async def test_stakes_above_a_balance_are_reported(store: Store) -> None:
     await store.record_game(finished([(7, -10), (8, 10)], **STAKES, chips=[-10, 10]))
     assert await store.check_stake(GUILD, [7, 8, 9], 990) == []  # exactly enough is enough
     assert await store.check_stake(GUILD, [8, 7, 9, 7], 995) == [ChipBalance(7, 990)]
@@ -757,7 +782,7 @@ async def test_stakes_above_a_balance_are_reported(store: SQLiteStorage) -> None
         await store.check_stake(GUILD, [7], -1)
 
 
-async def test_chips_leaderboard_pages_by_balance_then_user_id(store: SQLiteStorage) -> None:
+async def test_chips_leaderboard_pages_by_balance_then_user_id(store: Store) -> None:
     await store.record_game(finished([(3, 1), (4, 0), (5, 0)], **STAKES,
                                      chips=[20, -10, -10]))
     await store.record_game(finished([(6, 1), (2, 0)], **STAKES, chips=[20, -20]))
@@ -769,7 +794,7 @@ async def test_chips_leaderboard_pages_by_balance_then_user_id(store: SQLiteStor
         (4, 5, 990, "user5"), (5, 2, 980, "user2")]
 
 
-async def test_global_scope_is_not_a_server(store: SQLiteStorage) -> None:
+async def test_global_scope_is_not_a_server(store: Store) -> None:
     # The global scope's key can never collide with a real server's (snowflakes are > 0).
     assert GLOBAL_SCOPE == 0
     await play(store, 7, 8, guild=GUILD)
@@ -777,7 +802,7 @@ async def test_global_scope_is_not_a_server(store: SQLiteStorage) -> None:
     assert len(await store.leaderboard("jazz", None)) == 2
 
 
-async def test_a_game_outside_any_server_is_rated_once(store: SQLiteStorage) -> None:
+async def test_a_game_outside_any_server_is_rated_once(store: Store) -> None:
     # The table code stores a guild-less channel as guild 0, the global scope's own key.
     await play(store, 7, 8, guild=0)
     world = await store.leaderboard("jazz", None)
@@ -786,11 +811,11 @@ async def test_a_game_outside_any_server_is_rated_once(store: SQLiteStorage) -> 
     assert world[0].mu == pytest.approx(once[0].mu)
 
 
-async def test_a_users_language_is_remembered_and_the_latest_wins(tmp_path) -> None:
-    async with await Storage.open(tmp_path / "langs.db") as store:
+async def test_a_users_language_is_remembered_and_the_latest_wins(database: Database) -> None:
+    async with await database.open() as store:
         assert await store.user_languages() == {}
         await store.remember_language(7, "sv")
         await store.remember_language(8, "ru")
         await store.remember_language(7, "da")
-    async with await Storage.open(tmp_path / "langs.db") as store:
+    async with await database.open() as store:
         assert await store.user_languages() == {7: "da", 8: "ru"}

@@ -2,7 +2,10 @@
 
 ``tests/fixtures/legacy-schema3.sql`` is a dump of a database the bot wrote at
 schema version 3 (a finished Jacko game, Jazz mid-game, an AttackJack lobby):
-the upgrade must keep every row of it and leave it fully usable.
+the upgrade must keep every row of it and leave it fully usable. PostgreSQL's
+migrations (``migrations_pg/``) are the same numbered changes: the tests that take
+``database`` run on both backends, and the last ones are PostgreSQL's own (its
+version table, its migration lock).
 """
 
 from __future__ import annotations
@@ -13,20 +16,25 @@ import sqlite3
 from importlib import resources
 from pathlib import Path
 
+import asyncpg
 import pytest
 
 from bot import ratings
 from bot.storage import (
     MIGRATIONS,
+    PG_MIGRATIONS,
     STARTING_CHIPS,
     FinishedGame,
+    PostgresStorage,
     SeatResult,
     Storage,
     TableRow,
     load_migrations,
     migration_files,
 )
-from tests.bot.test_storage import T0, raw, record_of
+from bot.storage.postgres_migrate import MIGRATION_LOCK
+from tests.bot.conftest import Database
+from tests.bot.test_storage import CHANNEL, T0, finished, raw, record_of
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 LEGACY_SQL = FIXTURES / "legacy-schema3.sql"
@@ -87,22 +95,59 @@ def test_the_loader_takes_any_folder_and_refuses_gaps_and_bad_names(tmp_path: Pa
             load_migrations(folder)
 
 
-async def test_migrations_apply_one_by_one_in_order(tmp_path: Path) -> None:
-    path = tmp_path / "steps.db"
+def test_postgres_has_the_same_numbered_migrations() -> None:
+    pg_names = migration_files("migrations_pg")
+    assert pg_names == migration_files() and len(PG_MIGRATIONS) == len(MIGRATIONS) == 6
+    folder = resources.files("bot.storage").joinpath("migrations_pg")
+    assert tuple(folder.joinpath(n).read_text(encoding="utf-8") for n in pg_names) == (
+        PG_MIGRATIONS)
+
+
+async def test_migrations_apply_one_by_one_in_order(database: Database) -> None:
     added = {1: ("table", "live_tables"), 2: ("table", "chips"), 3: ("ratings", "rated_games"),
              4: ("live_tables", "posts"), 5: ("table", "user_languages"),
              6: ("table", "server_settings")}
 
-    def has(kind: str, name: str) -> bool:
+    async def has(kind: str, name: str) -> bool:
+        if database.backend == "sqlite":
+            if kind == "table":
+                return bool(await database.raw("SELECT 1 FROM sqlite_master WHERE name = ?",
+                                               (name,)))
+            return name in [c[1] for c in await database.raw(f"PRAGMA table_info({kind})")]
         if kind == "table":
-            return bool(raw(path, "SELECT 1 FROM sqlite_master WHERE name = ?", (name,)))
-        return name in [column[1] for column in raw(path, f"PRAGMA table_info({kind})")]
+            return bool(await database.raw("SELECT 1 FROM information_schema.tables"
+                                           " WHERE table_name = ?", (name,)))
+        return bool(await database.raw("SELECT 1 FROM information_schema.columns"
+                                       " WHERE table_name = ? AND column_name = ?",
+                                       (kind, name)))
 
-    for version in range(1, len(MIGRATIONS) + 1):
-        async with await Storage.open(path, migrations=MIGRATIONS[:version]) as store:
+    for version in range(1, len(database.migrations) + 1):
+        async with await database.open(migrations=database.migrations[:version]) as store:
             assert (await store.info()).schema_version == version
         for step, what in added.items():
-            assert has(*what) is (step <= version), (version, step)
+            assert await has(*what) is (step <= version), (version, step)
+
+
+@pytest.mark.parametrize("version", [1, 3, 5])
+async def test_an_older_database_upgrades_keeping_its_tables_and_games(
+        database: Database, version: int) -> None:
+    async with await database.open(migrations=database.migrations[:version]) as old:
+        await old.create_table(TableRow("t-old", 1, CHANNEL, "jazz", data={"step": 4}))
+        assert await old.save_table("t-old", "playing", {"step": 5}, 0) == 1
+        await old.set_meta("k", f"v{version}")
+        if version >= 3:  # from 3 on, that bot recorded its games with chips
+            await old.record_game(finished([(7, 12), (8, 4)], guild=1))
+    async with await database.open() as store:
+        assert (await store.info()).schema_version == len(database.migrations)
+        [table] = await store.load_active_tables()
+        assert isinstance(table, TableRow)
+        assert (table.version, table.data, table.posts) == (1, {"step": 5}, None)
+        assert await store.get_meta("k") == f"v{version}"
+        assert await store.save_table("t-old", "playing", {"step": 6}, 1) == 2
+        assert len(await store.history(1)) == (1 if version >= 3 else 0)
+        await store.record_game(finished([(8, 9), (7, 1)], guild=1))
+        board = await store.leaderboard("jazz", 1)
+        assert [(r.games, r.provisional) for r in board] == [(2 if version >= 3 else 1, True)] * 2
 
 
 async def test_the_shipped_migrations_still_build_the_schema_they_shipped(
@@ -221,3 +266,41 @@ async def test_many_connections_opening_new_files_at_once_all_succeed(tmp_path: 
         finally:
             for store in stores:
                 await store.close()
+
+
+# ================================================================ PostgreSQL's own
+
+
+async def test_postgres_keeps_its_schema_version_in_one_row(postgres_url: str) -> None:
+    database = Database("postgres", url=postgres_url)
+    async with await PostgresStorage.open(postgres_url, migrations=PG_MIGRATIONS[:2]):
+        pass
+    assert await database.raw("SELECT version FROM schema_version") == [(2,)]
+    async with await PostgresStorage.open(postgres_url) as store:
+        assert (await store.info()).schema_version == len(PG_MIGRATIONS)
+    assert await database.raw("SELECT version FROM schema_version") == [(len(PG_MIGRATIONS),)]
+
+
+async def test_postgres_migrates_only_under_its_migration_lock(postgres_url: str) -> None:
+    """A process that migrates holds the lock: another one starting waits for it, then
+    finds the work done (it would fail on CREATE TABLE if it ran the migrations again)."""
+    other = await asyncpg.connect(postgres_url)
+    try:
+        transaction = other.transaction()
+        await transaction.start()
+        await other.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
+        opening = asyncio.create_task(PostgresStorage.open(postgres_url))
+        await asyncio.sleep(0.5)
+        assert not opening.done()  # waiting for the lock
+        # What the other process did under the lock: the whole schema, as a store would.
+        await other.execute("CREATE TABLE schema_version (only_row BOOLEAN PRIMARY KEY"
+                            " DEFAULT TRUE CHECK (only_row), version INTEGER NOT NULL)")
+        for script in PG_MIGRATIONS:
+            await other.execute(script)
+        await other.execute("INSERT INTO schema_version VALUES (TRUE, $1)", len(PG_MIGRATIONS))
+        await transaction.commit()
+        async with await asyncio.wait_for(opening, 10) as store:
+            assert (await store.info()).schema_version == len(PG_MIGRATIONS)
+            await store.set_meta("k", "v")
+    finally:
+        await other.close()

@@ -2,7 +2,8 @@
 
 Posts (where the table's messages and DMs are) are written on their own, without
 a version, so that a move is one versioned save and a re-post never makes a
-move's save stale. They are only hints: unreadable ones read as None.
+move's save stale. They are only hints: unreadable ones read as None. Every test runs
+on SQLite and on PostgreSQL (``store``, ``database``), but one about SQLite's bytes.
 """
 
 from __future__ import annotations
@@ -13,20 +14,21 @@ from typing import Any
 
 import pytest
 
-from bot.storage import CorruptTable, SQLiteStorage, Storage, TableRow
+from bot.storage import CorruptTable, SQLiteStorage, Store, TableRow
+from tests.bot.conftest import Database
 from tests.bot.test_storage import CHANNEL, GUILD, OTHER_CHANNEL, raw
 
 POSTS: dict[str, Any] = {"message_id": 901, "dm_channels": {"7": 555},
                          "hand_messages": {"7": 902}, "dm_closed": []}
 
 
-async def row_in(store: SQLiteStorage, channel: int = CHANNEL) -> TableRow:
+async def row_in(store: Store, channel: int = CHANNEL) -> TableRow:
     row = await store.active_table_in_channel(channel)
     assert isinstance(row, TableRow)
     return row
 
 
-async def test_a_new_table_has_no_posts_unless_given(store: SQLiteStorage) -> None:
+async def test_a_new_table_has_no_posts_unless_given(store: Store) -> None:
     plain = await store.create_table(TableRow("t1", GUILD, CHANNEL, "jazz"))
     given = await store.create_table(TableRow("t2", GUILD, OTHER_CHANNEL, "jazz", posts=POSTS))
     assert plain.posts is None and given.posts == POSTS
@@ -35,7 +37,7 @@ async def test_a_new_table_has_no_posts_unless_given(store: SQLiteStorage) -> No
 
 
 async def test_save_posts_keeps_the_version_so_the_next_move_still_saves(
-        store: SQLiteStorage) -> None:
+        store: Store) -> None:
     await store.create_table(TableRow("t1", GUILD, CHANNEL, "jazz", data={"move": 0}))
     assert await store.save_table("t1", "playing", {"move": 1}, 0) == 1
     before = await row_in(store)
@@ -49,7 +51,7 @@ async def test_save_posts_keeps_the_version_so_the_next_move_still_saves(
     assert (await row_in(store)).posts == POSTS
 
 
-async def test_save_posts_racing_saves_never_makes_one_stale(store: SQLiteStorage) -> None:
+async def test_save_posts_racing_saves_never_makes_one_stale(store: Store) -> None:
     await store.create_table(TableRow("t1", GUILD, CHANNEL, "jazz"))
     for version in range(10):
         saved, _ = await asyncio.gather(
@@ -60,39 +62,39 @@ async def test_save_posts_racing_saves_never_makes_one_stale(store: SQLiteStorag
     assert (row.version, row.data, row.posts) == (10, {"move": 10}, {**POSTS, "message_id": 9})
 
 
-async def test_save_table_and_close_table_leave_posts_alone(store: SQLiteStorage,
-                                                            db_path: Path) -> None:
+async def test_save_table_and_close_table_leave_posts_alone(store: Store,
+                                                            database: Database) -> None:
     await store.create_table(TableRow("t1", GUILD, CHANNEL, "jazz", posts={"message_id": 1}))
     await store.save_posts("t1", POSTS)
     assert await store.save_table("t1", "playing", {"turn": 1, "posts": "not these"}, 0) == 1
     assert (await row_in(store)).posts == POSTS
     assert await store.close_table("t1", "finished") == 2
     assert await store.save_table("t1", "finished", {}, 2) == 3
-    assert raw(db_path, "SELECT posts FROM live_tables") == [(
+    assert await database.raw("SELECT posts FROM live_tables") == [(
         '{"message_id":901,"dm_channels":{"7":555},"hand_messages":{"7":902},"dm_closed":[]}',)]
 
 
-async def test_posts_survive_close_and_reopen(db_path: Path) -> None:
-    async with await Storage.open(db_path) as store:
+async def test_posts_survive_close_and_reopen(database: Database) -> None:
+    async with await database.open() as store:
         await store.create_table(TableRow("t1", GUILD, CHANNEL, "jazz", data={"a": 1}))
         await store.save_posts("t1", POSTS)
-    async with await Storage.open(db_path) as store:
+    async with await database.open() as store:
         [loaded] = await store.load_active_tables()
         assert isinstance(loaded, TableRow) and loaded.posts == POSTS
         assert (loaded.version, loaded.data) == (0, {"a": 1})
         assert (await row_in(store)).posts == POSTS
 
 
-async def test_posts_of_an_unknown_table_are_a_no_op(store: SQLiteStorage,
-                                                    db_path: Path) -> None:
+async def test_posts_of_an_unknown_table_are_a_no_op(store: Store,
+                                                    database: Database) -> None:
     await store.save_posts("ghost", POSTS)
-    assert raw(db_path, "SELECT COUNT(*) FROM live_tables") == [(0,)]
+    assert await database.raw("SELECT COUNT(*) FROM live_tables") == [(0,)]
     assert await store.load_active_tables() == []
 
 
 @pytest.mark.parametrize("bad", [{"x": float("nan")}, {"x": {1, 2}}])
 async def test_posts_that_are_not_json_are_refused_before_writing(
-        store: SQLiteStorage, bad: dict[str, Any]) -> None:
+        store: Store, bad: dict[str, Any]) -> None:
     await store.create_table(TableRow("t1", GUILD, CHANNEL, "jazz", posts=POSTS))
     with pytest.raises((TypeError, ValueError)):
         await store.save_posts("t1", bad)
@@ -101,30 +103,42 @@ async def test_posts_that_are_not_json_are_refused_before_writing(
     assert (await row_in(store)).posts == POSTS
 
 
-@pytest.mark.parametrize("stored", ["'{\"broken'", "'[1, 2]'", "CAST(X'7B22FF227D' AS TEXT)",
-                                    "'null'"])
+@pytest.mark.parametrize("stored", ["'{\"broken'", "'[1, 2]'", "'null'", "'\"text\"'"])
 async def test_unreadable_posts_read_as_none_not_as_a_corrupt_table(
-        store: SQLiteStorage, db_path: Path, stored: str) -> None:
+        store: Store, database: Database, stored: str) -> None:
     await store.create_table(TableRow("t1", GUILD, CHANNEL, "jazz", data={"ok": 1}, posts=POSTS))
-    raw(db_path, f"UPDATE live_tables SET posts = {stored}")
+    await database.raw(f"UPDATE live_tables SET posts = {stored}")
     [loaded] = await store.load_active_tables()
     assert isinstance(loaded, TableRow)
     assert (loaded.data, loaded.posts) == ({"ok": 1}, None)
     assert (await row_in(store)).posts is None
+    loaded = await store.load_table("t1")
+    assert isinstance(loaded, TableRow) and loaded.posts is None
 
 
-async def test_a_corrupt_table_still_tells_its_posts(store: SQLiteStorage,
-                                                     db_path: Path) -> None:
+async def test_posts_that_are_not_utf8_read_as_none_on_sqlite(
+        sqlite_store: SQLiteStorage, db_path: Path) -> None:
+    # Only SQLite can hold such bytes in a TEXT column; PostgreSQL refuses them on write.
+    await sqlite_store.create_table(TableRow("t1", GUILD, CHANNEL, "jazz", data={"ok": 1},
+                                             posts=POSTS))
+    raw(db_path, "UPDATE live_tables SET posts = CAST(X'7B22FF227D' AS TEXT)")
+    [loaded] = await sqlite_store.load_active_tables()
+    assert isinstance(loaded, TableRow) and (loaded.data, loaded.posts) == ({"ok": 1}, None)
+
+
+async def test_a_corrupt_table_still_tells_its_posts(store: Store,
+                                                     database: Database) -> None:
     await store.create_table(TableRow("t1", GUILD, CHANNEL, "jazz", posts=POSTS))
-    raw(db_path, "UPDATE live_tables SET data = '{\"broken'")
+    await database.raw("UPDATE live_tables SET data = '{\"broken'")
     [loaded] = await store.load_active_tables()
     assert isinstance(loaded, CorruptTable) and loaded.posts == POSTS
 
 
 async def test_posts_from_another_connection_do_not_conflict_with_a_save(
-        db_path: Path) -> None:
-    """A restart that overlaps the old process: one writes posts, the other moves."""
-    async with await Storage.open(db_path) as a, await Storage.open(db_path) as b:
+        database: Database) -> None:
+    """A restart that overlaps the old process (or another process, on PostgreSQL): one
+    writes posts, the other moves."""
+    async with await database.open() as a, await database.open() as b:
         await a.create_table(TableRow("t1", GUILD, CHANNEL, "jazz"))
         outcomes = await asyncio.gather(*(
             job for n in range(10) for job in (a.save_table("t1", "playing", {"n": n}, n),

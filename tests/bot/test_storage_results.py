@@ -7,7 +7,7 @@ import pytest
 from bot.storage import (
     STARTING_CHIPS,
     InvalidResult,
-    SQLiteStorage,
+    Store,
     is_counted,
     is_rated,
     moves_chips,
@@ -46,7 +46,7 @@ def test_a_game_counts_in_its_server_then_globally_once() -> None:
 
 
 async def test_any_game_with_stakes_moves_chips_and_attackjack_without_them_does_not(
-        store: SQLiteStorage) -> None:
+        store: Store) -> None:
     await store.record_game(finished([(7, 3), (8, 1)], game="jazz", chips=[40, -40],
                                      stakes=True))
     assert (await store.chips(GUILD, 7), await store.chips(GUILD, 8)) == (1040, 960)

@@ -1,0 +1,277 @@
+"""PostgreSQL: finished games, ratings, leaderboards, chips and users, with their SQL.
+
+Like ``sqlite_scores.py`` for SQLite: each function runs on a connection that
+``PostgresStorage`` holds (in a transaction where it writes), what a finished game
+changes is decided in ``results.py``, and rows become dataclasses in ``values.py``.
+
+Several processes may finish games at once that touch the same players. A game's
+transaction takes its row locks in one global order — users by id, then the ratings
+of its server, then the global ones (each by user id), then chips by user id — so two
+games never deadlock, and it reads the ratings it rates ``FOR UPDATE`` (after
+creating the missing rows, so that a newcomer's row is locked too): every rating is
+computed from the latest committed one and applied once. Counts and chips are
+atomic increments (``balance = balance + delta``), whatever the order of commits.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+import asyncpg  # type: ignore[import-untyped]  # asyncpg ships no type information
+
+from bot import ratings
+from bot.ratings import Rating
+from bot.storage.results import (
+    below_stake,
+    humans_of,
+    is_counted,
+    is_rated,
+    moves_chips,
+    new_ratings,
+    scopes,
+)
+from bot.storage.rows import (
+    STARTING_CHIPS,
+    ChipBalance,
+    ChipsRow,
+    FinishedGame,
+    GameStats,
+    GameSummary,
+    LeaderboardRow,
+    SeatResult,
+)
+from bot.storage.values import (
+    as_utc,
+    board_row,
+    history_filter,
+    scope_key,
+    stats_row,
+    summaries,
+)
+
+UPSERT_USER = """
+    INSERT INTO users (user_id, name, updated_at) VALUES ($1, $2, $3)
+    ON CONFLICT (user_id) DO UPDATE SET name = excluded.name, updated_at = excluded.updated_at
+"""
+
+_UPSERT_USERS = """
+    INSERT INTO users (user_id, name, updated_at)
+    SELECT u, n, $3 FROM unnest($1::bigint[], $2::text[]) AS s (u, n) ORDER BY u
+    ON CONFLICT (user_id) DO UPDATE SET name = excluded.name, updated_at = excluded.updated_at
+"""
+
+# The rows a rated game changes exist before they are locked: a newcomer's starts at the
+# default rating with nothing counted, and the update below counts the game.
+_ENSURE_RATINGS = """
+    INSERT INTO ratings (scope, game, user_id, mu, sigma, ordinal, games, wins, points,
+                         rated_games)
+    SELECT $1, $2, u, $4, $5, $6, 0, 0, 0, 0 FROM unnest($3::bigint[]) AS s (u) ORDER BY u
+    ON CONFLICT (scope, game, user_id) DO NOTHING
+"""
+_LOCK_RATINGS = """
+    SELECT user_id, mu, sigma FROM ratings
+    WHERE scope = $1 AND game = $2 AND user_id = ANY($3::bigint[])
+    ORDER BY user_id FOR UPDATE
+"""
+_RATE = """
+    UPDATE ratings AS r SET mu = s.mu, sigma = s.sigma, ordinal = s.ordinal,
+        games = r.games + 1, wins = r.wins + s.wins, points = r.points + s.points,
+        rated_games = r.rated_games + 1
+    FROM unnest($3::bigint[], $4::float8[], $5::float8[], $6::float8[], $7::bigint[],
+                $8::bigint[]) AS s (user_id, mu, sigma, ordinal, wins, points)
+    WHERE r.scope = $1 AND r.game = $2 AND r.user_id = s.user_id
+"""
+
+# A counted, unrated game (AI seats): the counts move, the rating stays (or starts at
+# the default, given as parameters).
+_COUNT = """
+    INSERT INTO ratings (scope, game, user_id, mu, sigma, ordinal, games, wins, points,
+                         rated_games)
+    SELECT $1, $2, u, $6, $7, $8, 1, w, p, 0
+    FROM unnest($3::bigint[], $4::bigint[], $5::bigint[]) AS s (u, w, p) ORDER BY u
+    ON CONFLICT (scope, game, user_id) DO UPDATE SET
+        games = ratings.games + 1, wins = ratings.wins + excluded.wins,
+        points = ratings.points + excluded.points
+"""
+
+_ADD_CHIPS = f"""
+    INSERT INTO chips (guild_id, user_id, balance)
+    SELECT $1, u, {STARTING_CHIPS:d} + d FROM unnest($2::bigint[], $3::bigint[]) AS s (u, d)
+    ORDER BY u
+    ON CONFLICT (guild_id, user_id)
+    DO UPDATE SET balance = chips.balance + (excluded.balance - {STARTING_CHIPS:d})
+"""
+
+# Every player of a scope with their rank in each game's leaderboard: the same ordering
+# as SQLite's (ordinal, then more games, then the lower user id).
+_BOARD = """
+    SELECT r.game, r.user_id, COALESCE(u.name, '') AS name, r.games, r.wins, r.points,
+           r.mu, r.sigma, r.ordinal, r.rated_games,
+           ROW_NUMBER() OVER (PARTITION BY r.game
+                              ORDER BY r.ordinal DESC, r.games DESC, r.user_id) AS rank,
+           COUNT(*) OVER (PARTITION BY r.game) AS ranked
+    FROM ratings AS r LEFT JOIN users AS u ON u.user_id = r.user_id
+    WHERE r.scope = $1
+"""
+_BOARD_OF_GAME = f"SELECT * FROM ({_BOARD} AND r.game = $2) AS board"
+
+_CHIPS_BOARD = """
+    SELECT c.user_id, COALESCE(u.name, '') AS name, c.balance,
+           ROW_NUMBER() OVER (ORDER BY c.balance DESC, c.user_id) AS rank
+    FROM chips AS c LEFT JOIN users AS u ON u.user_id = c.user_id
+    WHERE c.guild_id = $1
+"""
+
+_RESULTS_OF = """
+    SELECT r.game_id, r.seat, r.user_id, COALESCE(u.name, r.name) AS name,
+           r.points, r.place, r.won, r.chips
+    FROM results AS r LEFT JOIN users AS u ON u.user_id = r.user_id
+    WHERE r.game_id = ANY($1::bigint[])
+    ORDER BY r.game_id, r.seat
+"""
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+# ================================================================ finished games
+
+
+async def insert_game(conn: asyncpg.Connection, finished: FinishedGame, record: str,
+                      now: datetime) -> int:
+    """Write a checked game (``results.check_seats``), its seats and all it changes, in
+    the caller's transaction."""
+    seats = sorted(finished.seats, key=lambda s: s.seat)
+    rated, chips_move = is_rated(finished), moves_chips(finished)
+    humans = humans_of(finished)
+    if humans:
+        await conn.execute(_UPSERT_USERS, [h.user_id for h in humans],
+                           [h.name for h in humans], now)
+    game_id = int(await conn.fetchval(
+        "INSERT INTO games (table_id, guild_id, channel_id, game, started_at, ended_at,"
+        " completed, rated, chips_applied, record)"
+        " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING game_id",
+        finished.table_id, finished.guild_id, finished.channel_id, finished.game,
+        as_utc(finished.started_at), as_utc(finished.ended_at), finished.completed, rated,
+        chips_move, record))
+    await conn.execute(
+        "INSERT INTO results (game_id, seat, user_id, name, points, place, won, chips)"
+        " SELECT $1, * FROM unnest($2::int[], $3::bigint[], $4::text[], $5::bigint[],"
+        " $6::int[], $7::bool[], $8::bigint[])",
+        game_id, [s.seat for s in seats], [s.user_id for s in seats],
+        [s.name for s in seats], [s.points for s in seats], [s.place for s in seats],
+        [s.won for s in seats], [s.chips for s in seats])
+    if is_counted(finished):
+        for scope in scopes(finished):  # the server's, then the global one: the lock order
+            if rated:
+                await _rate(conn, scope, finished.game, humans)
+            else:
+                await _count(conn, scope, finished.game, humans)
+    if chips_move:
+        await conn.execute(_ADD_CHIPS, finished.guild_id, [s.user_id for s in seats],
+                           [s.chips for s in seats])
+    return game_id
+
+
+async def _rate(conn: asyncpg.Connection, scope: int, game: str,
+                humans: list[SeatResult]) -> None:
+    """Rate the human seats of one game in one scope, from their ratings locked."""
+    users = [h.user_id for h in humans]
+    start = ratings.default_rating()
+    await conn.execute(_ENSURE_RATINGS, scope, game, users, start.mu, start.sigma,
+                       start.ordinal)
+    rows = await conn.fetch(_LOCK_RATINGS, scope, game, users)
+    known = {row["user_id"]: Rating(row["mu"], row["sigma"]) for row in rows}
+    after = new_ratings(known, humans)
+    await conn.execute(_RATE, scope, game, users, [r.mu for r in after],
+                       [r.sigma for r in after], [r.ordinal for r in after],
+                       [int(h.won) for h in humans], [h.points for h in humans])
+
+
+async def _count(conn: asyncpg.Connection, scope: int, game: str,
+                 humans: list[SeatResult]) -> None:
+    """Count a game for the human seats without touching their ratings."""
+    start = ratings.default_rating()
+    await conn.execute(_COUNT, scope, game, [h.user_id for h in humans],
+                       [int(h.won) for h in humans], [h.points for h in humans],
+                       start.mu, start.sigma, start.ordinal)
+
+
+async def history(conn: asyncpg.Connection, guild_id: int | None, channel_id: int | None,
+                  user_id: int | None, game: str | None, limit: int,
+                  before: int | None) -> list[GameSummary]:
+    where, params = history_filter(guild_id, channel_id, user_id, game, before,
+                                   lambda n: f"${n}")
+    games = await conn.fetch(
+        "SELECT game_id, game, guild_id, channel_id, started_at, ended_at, completed,"
+        f" rated FROM games AS g WHERE {where} ORDER BY game_id DESC LIMIT ${len(params) + 1}",
+        *params, limit)
+    results = await conn.fetch(_RESULTS_OF, [g["game_id"] for g in games]) if games else []
+    return summaries(games, results, _same)
+
+
+async def game_record_json(conn: asyncpg.Connection, game_id: int) -> str | None:
+    text: str | None = await conn.fetchval("SELECT record FROM games WHERE game_id = $1",
+                                           game_id)
+    return text
+
+
+# ================================================================ ratings
+
+
+async def leaderboard(conn: asyncpg.Connection, game: str, guild_id: int | None,
+                      offset: int, limit: int) -> list[LeaderboardRow]:
+    rows = await conn.fetch(f"{_BOARD_OF_GAME} ORDER BY rank LIMIT $3 OFFSET $4",
+                            scope_key(guild_id), game, limit, offset)
+    return [board_row(row) for row in rows]
+
+
+async def leaderboard_size(conn: asyncpg.Connection, game: str, guild_id: int | None) -> int:
+    return int(await conn.fetchval("SELECT COUNT(*) FROM ratings WHERE scope = $1"
+                                   " AND game = $2", scope_key(guild_id), game))
+
+
+async def rank_of(conn: asyncpg.Connection, game: str, guild_id: int | None,
+                  user_id: int) -> LeaderboardRow | None:
+    row = await conn.fetchrow(f"{_BOARD_OF_GAME} WHERE user_id = $3", scope_key(guild_id),
+                              game, user_id)
+    return None if row is None else board_row(row)
+
+
+async def stats(conn: asyncpg.Connection, user_id: int, guild_id: int | None,
+                game: str | None) -> list[GameStats]:
+    sql = f"SELECT * FROM ({_BOARD}) AS board WHERE user_id = $2"
+    params: list[Any] = [scope_key(guild_id), user_id]
+    if game is not None:
+        sql += " AND game = $3"
+        params.append(game)
+    rows = await conn.fetch(sql + " ORDER BY game", *params)
+    return [stats_row(row) for row in rows]
+
+
+# ================================================================ chips
+
+
+async def chips(conn: asyncpg.Connection, guild_id: int, user_id: int) -> int:
+    balance = await conn.fetchval("SELECT balance FROM chips WHERE guild_id = $1"
+                                  " AND user_id = $2", guild_id, user_id)
+    return STARTING_CHIPS if balance is None else int(balance)
+
+
+async def balances_below(conn: asyncpg.Connection, guild_id: int, wanted: Sequence[int],
+                         stake: int) -> list[ChipBalance]:
+    """The users of ``wanted`` (unique, not empty) whose balance is below ``stake``."""
+    rows = await conn.fetch("SELECT user_id, balance FROM chips WHERE guild_id = $1"
+                            " AND user_id = ANY($2::bigint[])", guild_id, list(wanted))
+    return below_stake(wanted, {row["user_id"]: row["balance"] for row in rows}, stake)
+
+
+async def chips_leaderboard(conn: asyncpg.Connection, guild_id: int, offset: int,
+                            limit: int) -> list[ChipsRow]:
+    rows = await conn.fetch(f"SELECT * FROM ({_CHIPS_BOARD}) AS board ORDER BY rank"
+                            " LIMIT $2 OFFSET $3", guild_id, limit, offset)
+    return [ChipsRow(int(row["rank"]), row["user_id"], row["name"], row["balance"])
+            for row in rows]
