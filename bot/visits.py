@@ -58,4 +58,4 @@ class Visits:
         """Tell the table's owner of a step saved here."""
         await self.store.announce(TableChange(
             outcome.table.table_id, outcome.table.version, seat=outcome.seat,
-            deal_reports=tuple(outcome.deal_reports), collapsed=collapsed))
+            collapsed=collapsed))

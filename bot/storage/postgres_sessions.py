@@ -42,9 +42,7 @@ def table_key(table_id: str) -> int:
 
 def change_payload(change: TableChange) -> str:
     """A ``TableChange`` as the JSON text of a notice."""
-    data = asdict(change)
-    data["deal_reports"] = list(change.deal_reports)
-    return json.dumps(data, separators=(",", ":"))
+    return json.dumps(asdict(change), separators=(",", ":"))
 
 
 def change_of(payload: str) -> TableChange:
@@ -53,14 +51,13 @@ def change_of(payload: str) -> TableChange:
     if not isinstance(data, dict):
         raise ValueError("a notice is a JSON object")
     table_id, version = data.get("table_id"), data.get("version")
-    origin, reports = data.get("origin", ""), data.get("deal_reports", [])
+    origin = data.get("origin", "")
     seat, collapsed = data.get("seat"), data.get("collapsed")
     if not (isinstance(table_id, str) and isinstance(origin, str) and _integer(version)
-            and isinstance(reports, list) and all(_integer(r) for r in reports)
             and (seat is None or _integer(seat)) and (collapsed is None or _integer(collapsed))):
         raise ValueError("not a table change")
     assert isinstance(version, int)
-    return TableChange(table_id, version, origin, seat, tuple(reports), collapsed)
+    return TableChange(table_id, version, origin, seat, collapsed)
 
 
 def _integer(value: object) -> bool:

@@ -108,16 +108,15 @@ class TableChange:
     """A step another process saved on a table (``Store.announce``/``listen``).
 
     Discord sends every click on a DM hand to the process of shard 0, which applies
-    the move itself; the table's owner learns of it from this and shows the rest
-    (the deal results, the table message, the next hand), then drives timers and AI
-    seats from the new version. ``origin`` names the process that saved it.
+    the move itself (and posts the result of a deal it ended); the table's owner learns
+    of it from this and shows the rest (the table message, the next hand), then drives
+    timers and AI seats from the new version. ``origin`` names the process that saved it.
     """
 
     table_id: str
     version: int  # the version the step saved
     origin: str = ""
     seat: int | None = None  # the seat that moved (its answer was given already)
-    deal_reports: tuple[int, ...] = ()  # deals the step ended whose result is to be posted
     collapsed: int | None = None  # the DM message the answer collapsed to one line
 
 

@@ -36,7 +36,7 @@ from bot.storage.postgres_sessions import CHANNEL, change_of, change_payload, ta
 from tests.bot.test_storage import GUILD, OTHER_GUILD, STAKES, finished
 from tests.pgserver import PostgresServer, PostgresUnavailable, find_binaries, run_sql
 
-CHANGE = TableChange("t-1", 12, origin="forged", seat=2, deal_reports=(3, 4), collapsed=901)
+CHANGE = TableChange("t-1", 12, origin="forged", seat=2, collapsed=901)
 
 
 @pytest.fixture
@@ -223,7 +223,7 @@ def test_a_change_survives_its_payload_and_nonsense_is_refused() -> None:
     plain = TableChange("t", 1)
     assert change_of(change_payload(plain)) == plain
     for bad in ("[]", "{}", '{"table_id": "t", "version": "1"}',
-                '{"table_id": "t", "version": 1, "deal_reports": [true]}',
+                '{"table_id": "t", "version": 1, "seat": true}',
                 '{"table_id": 5, "version": 1}', "not json"):
         with pytest.raises(ValueError):
             change_of(bad)
@@ -238,7 +238,7 @@ async def test_a_change_announced_by_one_process_reaches_the_other_only(
     await b.listen(heard_b.append)
     await b.announce(CHANGE)
     await eventually(lambda: heard_a)
-    assert heard_a == [TableChange("t-1", 12, b.origin, 2, (3, 4), 901)]
+    assert heard_a == [TableChange("t-1", 12, b.origin, 2, 901)]
     await a.announce(TableChange("t-2", 3))
     await eventually(lambda: heard_b)
     assert heard_b == [TableChange("t-2", 3, a.origin)]
