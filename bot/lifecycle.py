@@ -27,6 +27,7 @@ from discord.ext import commands
 from discord.voice_client import VoiceClient
 
 from bot.commandsync import CommandSyncRefused
+from bot.storage import MigrationFailed, SchemaTooNew, StorageError
 
 log = logging.getLogger(__name__)
 
@@ -191,6 +192,12 @@ def explain(error: BaseException, bot: discord.Client) -> Failure | None:
         return Failure(f"Discord answered with a server error ({error.status}): it may be "
                        "down (https://discordstatus.com); start the bot again in a few "
                        "minutes.", EXIT_RETRY)
+    if isinstance(error, SchemaTooNew | MigrationFailed):  # a person must upgrade or repair
+        return Failure(f"The database cannot be used: {error}", EXIT_FIX)
+    if isinstance(error, StorageError):  # the database server may come back by itself
+        return Failure(f"The database cannot be opened: {error} Check DATABASE_URL (or "
+                       "DATABASE_PATH) and that the database server runs, then start the "
+                       "bot again.", EXIT_RETRY)
     if isinstance(error, aiohttp.ClientError | ConnectionError | socket.gaierror):
         return Failure(f"Cannot reach Discord ({network_reason(error)}): check the network "
                        "(and any proxy or firewall), then start the bot again.", EXIT_RETRY)

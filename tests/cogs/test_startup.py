@@ -119,6 +119,17 @@ async def test_python_m_bot_without_network_says_so(fake_discord, tmp_path, wher
     assert "check the network" in sentence and one_or_two_sentences(sentence)
 
 
+async def test_python_m_bot_says_when_its_postgresql_cannot_be_reached(fake_discord, tmp_path):
+    url = f"postgresql://cardtable:secret@127.0.0.1:{closed_port()}/cardtable"
+    exited = await run_to_exit(fake_discord, tmp_path, DATABASE_URL=url)
+    assert exited.status == 1 and "Traceback" not in exited.stderr  # it may come back
+    [sentence] = [line for line in exited.stderr.splitlines()
+                  if line.startswith("The database cannot be opened")]
+    assert "Cannot connect to PostgreSQL at postgresql://cardtable@127.0.0.1:" in sentence
+    assert "secret" not in exited.stderr, "the password stays out of the log"
+    assert "Check DATABASE_URL" in sentence
+
+
 async def test_python_m_bot_says_when_discord_has_a_server_error(fake_discord, tmp_path):
     fake_discord.fail_next("GET", "/users/@me", 503)  # the log-in's first request
     exited = await run_to_exit(fake_discord, tmp_path)
