@@ -39,21 +39,23 @@ from bot.storage import (
 )
 from bot.tables import Table
 from engine.core import Game
-from engine.registry import spec
+from engine.registry import game_ids, spec
 
 BACKENDS = ("sqlite", "postgres")
 GUILD = 424242424242424242  # a snowflake: more than 32 bits
 PLAYERS = 40
+GAME = game_ids()[0]  # the registry's first game (Jazz), 4 seats
+SEATS = 4
 
 
-def jazz_snapshot(seed: int = 1, moves: int = 20) -> dict[str, Any]:
-    """A 4-player Jazz table as the bot saves it, ``moves`` random moves into its deal."""
-    engine = spec("jazz").engine_class
+def table_snapshot(seed: int = 1, moves: int = 20) -> dict[str, Any]:
+    """A 4-seat table of ``GAME`` as the bot saves it, ``moves`` random moves into its deal."""
+    engine = spec(GAME).engine_class
     rng = random.Random(seed)
-    table = Table(table_id="bench0001", game_id="jazz", engine=engine, guild_id=GUILD,
+    table = Table(table_id="bench0001", game_id=GAME, engine=engine, guild_id=GUILD,
                   channel_id=1, host_id=GUILD + 1, created_at=0.0, options=engine.OPTIONS(),
                   rng=random.Random(seed))
-    for user in range(1, 5):
+    for user in range(1, SEATS + 1):
         table.join(GUILD + user, f"player {user}", 0.0)
     table.start(GUILD + 1, 0.0)
     table.run_automation("deal", 0.0)
@@ -64,25 +66,18 @@ def jazz_snapshot(seed: int = 1, moves: int = 20) -> dict[str, Any]:
     return table.to_data()
 
 
-def finished_jazz(rng: random.Random, number: int) -> FinishedGame:
-    """A whole 4-player Jazz game played with random moves, four of the server's players."""
-    engine: type[Game] = spec("jazz").engine_class
-    game = engine(4, None, first_dealer=rng.randrange(4))
+def finished_game(rng: random.Random, number: int) -> FinishedGame:
+    """A whole 4-seat game of ``GAME`` played with random moves by the server's players."""
+    engine: type[Game] = spec(GAME).engine_class
+    game = engine(SEATS, None, first_dealer=rng.randrange(SEATS))
     while not game.is_over:
-        if game.needs_deal:
-            game.start_deal(game.random_deal(rng))
-        elif game.has_auto_step:
-            game.auto_step()
-        else:
-            seat = game.to_act
-            assert seat is not None
-            game.apply(seat, rng.choice(game.legal_actions()))
-    users = rng.sample(range(1, PLAYERS + 1), 4)
+        game.advance(rng)
+    users = rng.sample(range(1, PLAYERS + 1), SEATS)
     totals, places, winners = game.totals, game.ranking(), set(game.winners())
     seats = [SeatResult(i, GUILD + u, f"player {u}", totals[i], places[i], i in winners)
              for i, u in enumerate(users)]
     ended = datetime(2026, 1, 1, tzinfo=UTC) + timedelta(minutes=number)
-    return FinishedGame(GUILD, 1, "jazz", ended - timedelta(minutes=25), ended, True,
+    return FinishedGame(GUILD, 1, GAME, ended - timedelta(minutes=25), ended, True,
                         game.to_record(), seats, table_id=f"g{number:07d}")
 
 
@@ -100,8 +95,8 @@ async def rate(operation: Callable[[int], Awaitable[object]], seconds: float) ->
 
 
 async def measure_store(store: Store, seconds: float) -> dict[str, float]:
-    snapshot = jazz_snapshot()
-    await store.create_table(TableRow("bench0001", GUILD, 1, "jazz", "playing", data=snapshot))
+    snapshot = table_snapshot()
+    await store.create_table(TableRow("bench0001", GUILD, 1, GAME, "playing", data=snapshot))
     version = 0
 
     async def save(_: int) -> None:
@@ -109,13 +104,13 @@ async def measure_store(store: Store, seconds: float) -> dict[str, float]:
         version = await store.save_table("bench0001", "playing", snapshot, version)
 
     rng = random.Random(3)
-    games = [finished_jazz(rng, n) for n in range(50)]  # played once, recorded again and again
+    games = [finished_game(rng, n) for n in range(50)]  # played once, recorded again and again
 
     async def finish(n: int) -> None:
         await store.record_game(games[n % len(games)])
 
     async def page(n: int) -> None:
-        await store.leaderboard("jazz", GUILD, offset=10 * (n % 4), limit=10)
+        await store.leaderboard(GAME, GUILD, offset=10 * (n % 4), limit=10)
 
     return {"save_table_per_s": round(await rate(save, seconds)),
             "record_game_per_s": round(await rate(finish, seconds)),
