@@ -52,7 +52,7 @@ from bot.storage.values import (
     check_page,
     check_status,
     parse_object,
-    parse_posts,
+    table_from_row,
     text_time,
     time_text,
     to_json,
@@ -77,16 +77,7 @@ def utc_now() -> datetime:
 
 
 def _table_from_row(row: sqlite3.Row) -> TableRow | CorruptTable:
-    posts = parse_posts(row["posts"])
-    try:
-        data = parse_object(row["data"])
-        created, updated = text_time(row["created_at"]), text_time(row["updated_at"])
-    except (ValueError, TypeError) as error:  # JSONDecodeError, UnicodeDecodeError are both
-        return CorruptTable(row["table_id"], row["guild_id"], row["channel_id"], row["game"],
-                            row["status"], row["version"], f"{type(error).__name__}: {error}",
-                            posts)
-    return TableRow(row["table_id"], row["guild_id"], row["channel_id"], row["game"],
-                    row["status"], row["version"], data, created, updated, posts)
+    return table_from_row(row, text_time)
 
 
 async def _use_wal(conn: aiosqlite.Connection, timeout_s: float) -> None:

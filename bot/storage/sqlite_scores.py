@@ -2,12 +2,12 @@
 
 Each function runs on a connection that ``SQLiteStorage`` holds in a transaction
 for it, so the backend decides the transactions and this module only the
-queries. What a finished game changes is decided in ``results.py``.
+queries. What a finished game changes is decided in ``results.py``, and rows become
+dataclasses in ``values.py``, as for PostgreSQL.
 """
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Sequence
 from typing import Any
 
@@ -15,7 +15,15 @@ import aiosqlite
 
 from bot import ratings
 from bot.ratings import Rating
-from bot.storage.results import is_counted, is_rated, moves_chips, scopes
+from bot.storage.results import (
+    below_stake,
+    humans_of,
+    is_counted,
+    is_rated,
+    moves_chips,
+    new_ratings,
+    scopes,
+)
 from bot.storage.rows import (
     STARTING_CHIPS,
     ChipBalance,
@@ -26,7 +34,15 @@ from bot.storage.rows import (
     LeaderboardRow,
     SeatResult,
 )
-from bot.storage.values import scope_key, text_time, time_text, win_rate
+from bot.storage.values import (
+    board_row,
+    history_filter,
+    scope_key,
+    stats_row,
+    summaries,
+    text_time,
+    time_text,
+)
 
 UPSERT_USER = """
     INSERT INTO users (user_id, name, updated_at) VALUES (?, ?, ?)
@@ -96,9 +112,8 @@ async def insert_game(conn: aiosqlite.Connection, finished: FinishedGame, record
     """Write a checked game (``results.check_seats``), its seats and all it changes."""
     seats = sorted(finished.seats, key=lambda s: s.seat)
     rated, chips_move = is_rated(finished), moves_chips(finished)
-    for seat in seats:
-        if seat.user_id is not None:
-            await conn.execute(UPSERT_USER, (seat.user_id, seat.name, now))
+    humans = humans_of(finished)
+    await conn.executemany(UPSERT_USER, [(h.user_id, h.name, now) for h in humans])
     cursor = await conn.execute(
         "INSERT INTO games (table_id, guild_id, channel_id, game, started_at, ended_at,"
         " completed, rated, chips_applied, record) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -113,7 +128,6 @@ async def insert_game(conn: aiosqlite.Connection, finished: FinishedGame, record
         [(game_id, s.seat, s.user_id, s.name, s.points, s.place, int(s.won), s.chips)
          for s in seats])
     if is_counted(finished):
-        humans = [s for s in seats if s.user_id is not None]
         for scope in scopes(finished):
             if rated:
                 await _rate(conn, scope, finished.game, humans)
@@ -127,15 +141,13 @@ async def insert_game(conn: aiosqlite.Connection, finished: FinishedGame, record
 
 async def _rate(conn: aiosqlite.Connection, scope: int, game: str,
                 humans: list[SeatResult]) -> None:
-    """Rate the human seats of one game in one scope; AI seats are not rated, so the
-    places are those among the humans."""
+    """Rate the human seats of one game in one scope (``results.new_ratings``)."""
     marks = ", ".join("?" * len(humans))
     rows = await conn.execute_fetchall(
         f"SELECT user_id, mu, sigma FROM ratings WHERE scope = ? AND game = ?"
         f" AND user_id IN ({marks})", (scope, game, *(h.user_id for h in humans)))
     known = {row["user_id"]: Rating(row["mu"], row["sigma"]) for row in rows}
-    before = [known.get(h.user_id) or ratings.default_rating() for h in humans]
-    after = ratings.rate(before, [h.place for h in humans])
+    after = new_ratings(known, humans)
     await conn.executemany(_UPSERT_RATING, [
         (scope, game, h.user_id, new.mu, new.sigma, new.ordinal, int(h.won), h.points)
         for h, new in zip(humans, after, strict=True)])
@@ -153,7 +165,8 @@ async def _count(conn: aiosqlite.Connection, scope: int, game: str,
 async def history(conn: aiosqlite.Connection, guild_id: int | None, channel_id: int | None,
                   user_id: int | None, game: str | None, limit: int,
                   before: int | None) -> list[GameSummary]:
-    where, params = _history_filter(guild_id, channel_id, user_id, game, before)
+    where, params = history_filter(guild_id, channel_id, user_id, game, before,
+                                   lambda n: "?")
     games = list(await conn.execute_fetchall(
         "SELECT game_id, game, guild_id, channel_id, started_at, ended_at, completed,"
         f" rated FROM games AS g WHERE {where} ORDER BY game_id DESC LIMIT ?",
@@ -161,32 +174,7 @@ async def history(conn: aiosqlite.Connection, guild_id: int | None, channel_id: 
     results = list(await conn.execute_fetchall(
         _RESULTS_OF.format(marks=", ".join("?" * len(games))),
         [g["game_id"] for g in games])) if games else []
-    players: dict[int, list[SeatResult]] = {g["game_id"]: [] for g in games}
-    for r in results:
-        players[r["game_id"]].append(SeatResult(r["seat"], r["user_id"], r["name"],
-                                                r["points"], r["place"], bool(r["won"]),
-                                                r["chips"]))
-    return [GameSummary(g["game_id"], g["game"], g["guild_id"], g["channel_id"],
-                        text_time(g["started_at"]), text_time(g["ended_at"]),
-                        bool(g["completed"]), bool(g["rated"]), tuple(players[g["game_id"]]))
-            for g in games]
-
-
-def _history_filter(guild_id: int | None, channel_id: int | None, user_id: int | None,
-                    game: str | None, before: int | None) -> tuple[str, list[Any]]:
-    clauses, params = ["1 = 1"], []
-    for column, value in (("guild_id", guild_id), ("channel_id", channel_id), ("game", game)):
-        if value is not None:
-            clauses.append(f"g.{column} = ?")
-            params.append(value)
-    if before is not None:
-        clauses.append("g.game_id < ?")
-        params.append(before)
-    if user_id is not None:
-        clauses.append("EXISTS (SELECT 1 FROM results AS r"
-                       " WHERE r.game_id = g.game_id AND r.user_id = ?)")
-        params.append(user_id)
-    return " AND ".join(clauses), params
+    return summaries(games, results, text_time)
 
 
 async def game_record_json(conn: aiosqlite.Connection, game_id: int) -> str | None:
@@ -202,7 +190,7 @@ async def leaderboard(conn: aiosqlite.Connection, game: str, guild_id: int | Non
                       offset: int, limit: int) -> list[LeaderboardRow]:
     rows = await conn.execute_fetchall(f"{_BOARD_OF_GAME} ORDER BY rank LIMIT ? OFFSET ?",
                                        (scope_key(guild_id), game, limit, offset))
-    return [_board_row(row) for row in rows]
+    return [board_row(row) for row in rows]
 
 
 async def leaderboard_size(conn: aiosqlite.Connection, game: str, guild_id: int | None) -> int:
@@ -216,7 +204,7 @@ async def rank_of(conn: aiosqlite.Connection, game: str, guild_id: int | None,
                   user_id: int) -> LeaderboardRow | None:
     rows = list(await conn.execute_fetchall(f"{_BOARD_OF_GAME} WHERE user_id = ?",
                                             (scope_key(guild_id), game, user_id)))
-    return _board_row(rows[0]) if rows else None
+    return board_row(rows[0]) if rows else None
 
 
 async def stats(conn: aiosqlite.Connection, user_id: int, guild_id: int | None,
@@ -227,24 +215,7 @@ async def stats(conn: aiosqlite.Connection, user_id: int, guild_id: int | None,
         sql += " AND game = ?"
         params.append(game)
     rows = await conn.execute_fetchall(sql + " ORDER BY game", params)
-    return [_stats_row(row) for row in rows]
-
-
-def _board_row(row: sqlite3.Row) -> LeaderboardRow:
-    return LeaderboardRow(
-        rank=row["rank"], user_id=row["user_id"], name=row["name"], games=row["games"],
-        wins=row["wins"], win_rate=win_rate(row["wins"], row["games"]),
-        points=row["points"], mu=row["mu"], sigma=row["sigma"], ordinal=row["ordinal"],
-        provisional=row["rated_games"] < ratings.PROVISIONAL_GAMES)
-
-
-def _stats_row(row: sqlite3.Row) -> GameStats:
-    return GameStats(
-        game=row["game"], games=row["games"], wins=row["wins"],
-        win_rate=win_rate(row["wins"], row["games"]), points=row["points"], mu=row["mu"],
-        sigma=row["sigma"], ordinal=row["ordinal"],
-        provisional=row["rated_games"] < ratings.PROVISIONAL_GAMES, rank=row["rank"],
-        ranked_players=row["ranked"])
+    return [stats_row(row) for row in rows]
 
 
 # ================================================================ chips
@@ -262,9 +233,7 @@ async def balances_below(conn: aiosqlite.Connection, guild_id: int, wanted: Sequ
     rows = await conn.execute_fetchall(
         f"SELECT user_id, balance FROM chips WHERE guild_id = ?"
         f" AND user_id IN ({', '.join('?' * len(wanted))})", (guild_id, *wanted))
-    balances = {row["user_id"]: row["balance"] for row in rows}
-    return [ChipBalance(u, balances.get(u, STARTING_CHIPS)) for u in wanted
-            if balances.get(u, STARTING_CHIPS) < stake]
+    return below_stake(wanted, {row["user_id"]: row["balance"] for row in rows}, stake)
 
 
 async def chips_leaderboard(conn: aiosqlite.Connection, guild_id: int, offset: int,
