@@ -3,8 +3,10 @@
 A search is CPU-bound Python: run on the loop it would freeze every table for
 hundreds of milliseconds. ``AIRunner`` sends the game as plain data
 (``Game.to_data()``) to an executor and awaits the answer, so the loop keeps
-serving clicks while an AI thinks. The default executor is one worker process
-(spawned on first use); tests inject a cheap one and a small search budget.
+serving clicks while an AI thinks. The default executor is a pool of ``workers``
+processes (spawned as needed; by default the machine's cores less one, which the
+bot's own process keeps), fed by ``bot.ai_pool``'s fair queue: tables take turns
+and a hint goes first. Tests inject a cheap executor and a small search budget.
 
 Each decision is deterministic: its seed comes from the table id, and
 ``AIPlayer`` mixes in the seat and the number of actions so far, so a table
@@ -13,14 +15,15 @@ restored after a restart gets the same decisions as the one that was saved.
 
 from __future__ import annotations
 
-import asyncio
 import concurrent.futures
 import functools
 import logging
 import multiprocessing
+import os
 import re
 from collections.abc import Callable
 
+from bot.ai_pool import AIPool, Live
 from engine.ai import DEFAULT_LEVEL, LEVELS, choose_from_data
 from engine.core import Game
 from engine.text import T, Text
@@ -68,18 +71,29 @@ def table_seed(table_id: str) -> int:
     return int(table_id, 16)
 
 
+def default_workers() -> int:
+    """The machine's cores less one (the bot's own process needs one), at least one."""
+    # process_cpu_count (Python 3.13+) counts only the CPUs this process may run on.
+    count = getattr(os, "process_cpu_count", os.cpu_count)()
+    return max(1, (count or 1) - 1)
+
+
 class AIRunner:
-    """Chooses AI actions in an executor; ``iterations``/``time_limit`` override the level's
-    search budget (tests)."""
+    """Chooses AI actions in an executor, at most ``workers`` at once (None: one per core
+    but one); ``iterations``/``time_limit`` override the level's search budget (tests).
+    An injected executor is used as it is: give it ``workers`` workers."""
 
     def __init__(self, executor: concurrent.futures.Executor | None = None, *,
-                 iterations: int | None = None, time_limit: float | str | None = "level",
+                 workers: int | None = None, iterations: int | None = None,
+                 time_limit: float | str | None = "level",
                  owns_executor: bool | None = None) -> None:
         self._executor = executor
         # Shut down at close: the default executor always, an injected one if asked.
         self._owns_executor = executor is None if owns_executor is None else owns_executor
+        self.workers = default_workers() if workers is None else workers
         self.iterations = iterations
         self.time_limit = time_limit
+        self.pool = AIPool(self.workers, lambda: self.executor, self._broken)
 
     @property
     def executor(self) -> concurrent.futures.Executor:
@@ -87,29 +101,39 @@ class AIRunner:
             # "spawn", not fork: the bot has threads (aiosqlite) that a fork would copy
             # mid-flight; a spawned worker also blocks the loop less while it starts.
             self._executor = concurrent.futures.ProcessPoolExecutor(
-                max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+                max_workers=self.workers, mp_context=multiprocessing.get_context("spawn"))
         return self._executor
 
-    async def choose(self, game: Game, seat: int, level: str, table_id: str) -> int:
-        """The AI's action for ``seat`` (the seat to act); the loop stays free meanwhile."""
+    async def choose(self, game: Game, seat: int, level: str, table_id: str, *,
+                     urgent: bool = False, live: Live | None = None) -> int:
+        """The AI's action for ``seat`` (the seat to act); the loop stays free meanwhile.
+
+        ``urgent``: a person waits for it (a hint), so it goes before the bots' moves.
+        ``live``: asked before the search starts; False drops it (``bot.ai_pool.Dropped``).
+        """
         if level not in LEVELS:
             raise ValueError(f"unknown AI level {level!r}")
         job = functools.partial(choose_from_data, game.to_data(), seat, level,
                                 table_seed(table_id), iterations=self.iterations,
                                 time_limit=self.time_limit)
-        try:
-            action = await asyncio.get_running_loop().run_in_executor(self.executor, job)
-        except concurrent.futures.BrokenExecutor:
-            # A worker died (killed, out of memory): the next decision gets a fresh pool.
-            if self._owns_executor:
-                log.warning("the AI worker died; starting a new one for the next decision")
-                self.close()
-            raise
+        action = await self.pool.run(table_id, job, urgent=urgent, live=live)
         if action not in game.legal_actions():  # the worker saw another state: a bug
             raise RuntimeError(f"the AI chose an illegal action {action}")
         return action
 
-    def close(self) -> None:
+    def _broken(self, executor: concurrent.futures.Executor) -> None:
+        # A worker died (killed, out of memory): the next decision gets a fresh pool. Only
+        # the pool that broke: another search may fail on it after a new one started.
+        if self._owns_executor and executor is self._executor:
+            log.warning("an AI worker died; starting a new pool for the next decisions")
+            self._shut_down()
+
+    def _shut_down(self) -> None:
         if self._owns_executor and self._executor is not None:
             self._executor.shutdown(wait=False, cancel_futures=True)
             self._executor = None
+
+    def close(self) -> None:
+        """Drop the decisions still waiting and shut the executor down (if it is ours)."""
+        self.pool.close()
+        self._shut_down()

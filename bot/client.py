@@ -123,7 +123,8 @@ class CardTableBot(commands.AutoShardedBot):
         await self.tree.set_translator(CatalogueTranslator())
         self._croupier = Croupier(self, self._store, self.game_uis, self.timing, self.clock,
                                   seed=self.seed, ai=self.ai, metrics=self.metrics,
-                                  shards=self.settings.shards)
+                                  shards=self.settings.shards,
+                                  ai_workers=self.settings.ai_workers)
         manager = self._croupier.manager
         self.metrics.watch(
             live_tables=lambda: Counter(t.status for t in manager.all()),

@@ -65,7 +65,7 @@ class Croupier:
     def __init__(self, client: discord.Client, store: Store, uis: dict[str, GameUI],
                  timing: Timing, clock: Clock, seed: int | None = None,
                  ai: AIRunner | None = None, metrics: Metrics | None = None,
-                 shards: Shards | None = None):
+                 shards: Shards | None = None, ai_workers: int | None = None):
         self.store = store
         self.uis = uis
         self.clock = clock
@@ -77,7 +77,7 @@ class Croupier:
         self._noticed: dict[str, int] = {}  # per table: the latest change announced to us
         self.poster = Poster(client)
         self.tasks = TableTasks()
-        self.ai = ai if ai is not None else AIRunner()
+        self.ai = ai if ai is not None else AIRunner(workers=ai_workers)
         self.board = Board(self.poster, self.manager, uis, timing, clock)
         readers = getattr(client, "readers", None)
         self.hands = Hands(self.poster, uis,
@@ -93,10 +93,11 @@ class Croupier:
         self.clicks = Clicks(self.manager, self.steps)
         self.lobby = Lobby(self.clicks, self.steps, self.board, self.hands, self.endings,
                            self.driver, store, uis, clock)
-        self.visits = Visits(store, self.presenter, self.hands)
+        self.visits = Visits(store, self.presenter, self.hands)  # DM clicks of other shards'
         self.moves = Moves(self.clicks, self.steps, self.presenter, self.board, self.hands,
                            self.driver, self.visits, clock)
-        self.hints = Hints(self.clicks, self.steps, self.board, self.ai)  # the Hint button
+        self.hints = Hints(self.clicks, self.steps, self.board, self.ai,  # the Hint button
+                           self.visits)
         # The table's Nudge button (bot.nudges).
         self.nudges = Nudges(self.clicks, self.steps, self.manager, self.hands, clock)
         self.commands = Commands(self.manager, self.clicks, self.lobby, self.moves, self.board,

@@ -3,16 +3,25 @@
 ``TableTimers`` wakes ``on_due`` at the deadlines a table stores; each handler
 takes the table's lock, checks the deadline is still the one that woke it (the
 table may have moved on), and goes through the kernel like any other step.
+
+A timed-out turn is the AI's to play, and its search may wait behind other
+tables' in the AI queue: it is searched on a copy of the game with the lock
+*released*, so the table's clicks go on meanwhile, and played only if the table
+is still at the same version. A player who moves in the meantime keeps their
+move (the search is then dropped, or its answer is). It runs as a task of the
+table's (``TableTasks.spawn``), so shutdown and the tests see the bot busy.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import logging
 
 from bot import render, turn_notices
 from bot.ai import TAKEOVER_LEVEL
 from bot.board import Board, save_posts
-from bot.driver import Driver, playing
+from bot.driver import Asked, Driver, ask, playing
 from bot.durations import next_reminder
 from bot.endings import Endings
 from bot.hands import Hands
@@ -25,6 +34,8 @@ from bot.timers import Clock
 from engine.core import action_code
 from engine.text import T
 from locales import _, speaking
+
+log = logging.getLogger(__name__)
 
 
 class Deadlines:
@@ -40,11 +51,13 @@ class Deadlines:
         self.driver = driver
         self.poster = poster
         self.clock = clock
+        self._timing_out: set[str] = set()  # tables whose timed-out turn the AI decides
 
     async def on_due(self, table_id: str, kind: str) -> None:
         table = self.manager.get(table_id)
-        if table is None:
+        if table is None or table_id in self._timing_out:  # that one looks again when done
             return
+        timed_out: Asked | None = None
         async with self.steps.hold(table) as live:
             if not live:
                 return
@@ -54,10 +67,14 @@ class Deadlines:
             elif kind == "remind" and table.reminder_at is not None and now >= table.reminder_at:
                 await self._remind(table)
             elif (kind == "expire" and table.turn_deadline is not None
-                  and now >= table.turn_deadline and table.automation() is None):
-                await self._time_out(table)
+                  and now >= table.turn_deadline and table.automation() is None
+                  and table.to_act is not None):
+                timed_out = ask(table, TAKEOVER_LEVEL)  # decided below, without the lock
             else:
                 self.driver.timers.schedule(table)  # woke early or the table moved on
+        if timed_out is not None:
+            self._timing_out.add(table_id)
+            self.driver.tasks.spawn(self._time_out(table, timed_out), f"time-out-{table_id}")
 
     async def _expire_lobby(self, table: Table) -> None:
         await self.endings.close_lobby(table, T("This lobby closed after 15 minutes without "
@@ -95,10 +112,27 @@ class Deadlines:
         await turn_notices.tell(self.poster, table, seat, text)
         await save_posts(self.manager, table)
 
-    async def _time_out(self, table: Table) -> None:
-        seat = table.to_act
-        assert seat is not None and table.game is not None
-        action = await self.driver.ai_action(table, seat, TAKEOVER_LEVEL)
+    async def _time_out(self, table: Table, asked: Asked) -> None:
+        look_again = False
+        try:
+            action = await self.driver.decide(asked, table)  # the table's clicks go on
+            async with self.steps.hold(table) as live:
+                if not live:
+                    return
+                if action is None or not asked.current(table):
+                    look_again = True  # moved on: a move stands; after a hint's mark, ask anew
+                else:
+                    await self._play_timed_out(table, asked.seat, action)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # like the timer it stands for, it must never take the bot down
+            log.exception("the time-out at table %s failed", table.table_id)
+        finally:
+            self._timing_out.discard(table.table_id)
+        if look_again:
+            self.driver.timers.schedule(table)  # the turn's timer, if still due, fires again
+
+    async def _play_timed_out(self, table: Table, seat: int, action: int) -> None:
         outcome = await self.steps.apply(
             table, lambda t: t.time_out(self.clock.now(), playing(action)), seat=seat)
         if not outcome.saved:

@@ -2,10 +2,12 @@
 
 One driver task per table plays them one visible step at a time (a short pause
 before each, so people can follow) until a person must act. An AI decision is
-searched off the event loop (``bot.ai.AIRunner``) *before* taking the table's
-lock, so clicks go on meanwhile, and is applied only if the table has not moved
-on (same step, same seat to act). Every step goes through the kernel like a
-player's move.
+searched off the event loop (``bot.ai.AIRunner``) on a copy of the game taken
+under the table's lock (never a step half done), *without* holding the lock
+while the AI thinks: the search may wait for a worker behind other tables', and
+the table's clicks must not wait with it. The decision is applied only if the
+table is still at the same saved version (else the driver asks again). Every
+step goes through the kernel like a player's move.
 """
 
 from __future__ import annotations
@@ -13,8 +15,10 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from bot.ai import TAKEOVER_LEVEL, AIRunner
+from bot.ai_pool import Dropped
 from bot.endings import Endings
 from bot.games import GameUI
 from bot.presenter import Presenter
@@ -28,7 +32,29 @@ from engine.text import T
 
 log = logging.getLogger(__name__)
 
-Decision = tuple[int, int, int]  # (the table's step, the seat, the action)
+
+@dataclass(frozen=True)
+class Asked:
+    """An AI decision to make: a copy of the table's game at one saved ``version``."""
+
+    table_id: str
+    version: int  # every save bumps it: the same version is the same state
+    seat: int
+    level: str
+    game: Game
+
+    def current(self, table: Table) -> bool:
+        """Whether the table is still where the question was asked."""
+        return table.version == self.version and table.to_act == self.seat
+
+
+def ask(table: Table, level: str) -> Asked:
+    """The question for the seat to act now; call it holding the table's lock."""
+    assert table.game is not None and table.to_act is not None
+    return Asked(table.table_id, table.version, table.to_act, level, table.game.clone())
+
+
+Decision = tuple[Asked, int]  # the question, the action the AI chose
 
 
 class Driver:
@@ -77,12 +103,15 @@ class Driver:
         self.tasks.driver_done(key)
 
     async def _decide(self, table: Table) -> Decision | None:
-        """(step, seat, action) for an AI seat or an away player to act now, else None."""
-        if table.automation() not in ("ai", "away") or table.to_act is None:
+        """The action for an AI seat or an away player to act now, else None."""
+        if table.automation() not in ("ai", "away"):
             return None
-        step, seat = table.step, table.to_act
-        level = table.seats[seat].ai or TAKEOVER_LEVEL
-        return step, seat, await self.ai_action(table, seat, level)
+        async with self.steps.hold(table) as live:  # a copy of a saved state
+            if not live or table.automation() not in ("ai", "away") or table.to_act is None:
+                return None
+            asked = ask(table, table.seats[table.to_act].ai or TAKEOVER_LEVEL)
+        action = await self.decide(asked, table)  # the lock is free: the table's clicks go on
+        return None if action is None else (asked, action)
 
     async def _step(self, table: Table, decided: Decision | None) -> None:
         kind = table.automation()
@@ -97,11 +126,13 @@ class Driver:
             return
         policy: Callable[[Game], int] = self.uis[table.game_id].policy
         if kind in ("ai", "away"):
-            if decided is None or decided[:2] != (table.step, table.to_act):
+            if decided is None or not decided[0].current(table):
                 return  # the table moved on while the AI thought: the driver looks again
-            policy = playing(decided[2])
+            policy = playing(decided[1])
         outcome = await self.steps.apply(
             table, lambda t: t.run_automation(kind, self.clock.now(), policy))
+        if outcome.stale:
+            return  # another process had saved the table: reread, the driver looks again
         if not outcome.saved:
             raise RuntimeError("cannot save an automatic step")
         if kind in ("ai", "away"):
@@ -112,17 +143,22 @@ class Driver:
         await self.presenter.after_step(table)
         self.timers.schedule(table)
 
-    async def ai_action(self, table: Table, seat: int, level: str) -> int:
-        """The AI's action for the seat to act; the simple move if the search fails, so a
-        broken worker never stalls a table."""
-        assert table.game is not None
+    async def decide(self, asked: Asked, table: Table) -> int | None:
+        """The AI's action for the question (None: dropped, the table closed or moved on);
+        the simple move if the search fails, so a broken worker never stalls a table. Call
+        it without the table's lock."""
         try:
-            return await self.ai.choose(table.game, seat, level, table.table_id)
+            # Dropped unrun if the table closes or moves on while it waits for a worker.
+            return await self.ai.choose(
+                asked.game, asked.seat, asked.level, asked.table_id,
+                live=lambda: self.steps.manager.is_live(table) and asked.current(table))
         except asyncio.CancelledError:
             raise
+        except Dropped:
+            return None
         except Exception:
-            log.exception("the AI failed at table %s: playing the simple move", table.table_id)
-            return self.uis[table.game_id].policy(table.game)
+            log.exception("the AI failed at table %s: playing the simple move", asked.table_id)
+            return self.uis[table.game_id].policy(asked.game)
 
 
 def playing(action: int) -> Callable[[Game], int]:

@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any, Protocol, cast
 import discord
 
 from bot import answers, custom_ids, render, replies
+from bot.ai_pool import Dropped
 from bot.tables import MAX_EVENTS, StaleClick, Table, TableError
 from engine.ai.reasons import easy_reason
 from engine.core import action_code
@@ -43,7 +44,7 @@ from locales import _, say
 if TYPE_CHECKING:  # wired by the croupier; imported for the types only (no cycle)
     from bot.ai import AIRunner
     from bot.clicks import Clicks
-    from bot.step import Steps
+    from bot.step import Outcome, Steps
 
 
 class TableEdits(Protocol):
@@ -51,6 +52,13 @@ class TableEdits(Protocol):
     since the board draws this module's button)."""
 
     async def request_edit(self, table: Table) -> None: ...
+
+
+class Announcer(Protocol):
+    """Tells a table's owner of a step saved on it here (``bot.visits.Visits``): a hint
+    asked from a DM may reach a process that does not drive the table."""
+
+    async def announce(self, outcome: Outcome, collapsed: int | None = None) -> None: ...
 
 
 log = logging.getLogger(__name__)
@@ -178,8 +186,10 @@ class HintButton(discord.ui.DynamicItem[discord.ui.Button], template=HINT_TEMPLA
 
 
 class Hints:
-    def __init__(self, clicks: Clicks, steps: Steps, board: TableEdits, ai: AIRunner):
+    def __init__(self, clicks: Clicks, steps: Steps, board: TableEdits, ai: AIRunner,
+                 owner: Announcer):
         self.clicks = clicks
+        self.owner = owner
         self.steps = steps
         self.board = board
         self.ai = ai
@@ -196,16 +206,24 @@ class Hints:
                 return
             assert table.game is not None
             game = table.game.clone()  # the AI reads a copy: the table may move meanwhile
+            asked_at = table
+            # Another process's table, read for this click: it is checked again below.
+            visited = self.steps.manager.is_visiting(table)
         await replies.defer(interaction)  # a private "thinking…": the search takes a moment
         try:
-            action = await self.ai.choose(game, seat, HINT_LEVEL, table_id)
+            # Urgent: a person waits for it, so it goes before the bots' moves in the queue.
+            action = await self.ai.choose(game, seat, HINT_LEVEL, table_id, urgent=True,
+                                          live=lambda: (visited or self.steps.manager.is_live(
+                                              asked_at)) and asked_at.step == step)
         except asyncio.CancelledError:
             raise
+        except Dropped:  # not searched: the table closed or moved on (answered below)
+            action = None
         except Exception:
             log.exception("the hint's AI failed at table %s", table_id)
             await replies.reply(interaction, say(NO_HINT))
             return
-        reason = easy_reason(game, seat, action)
+        reason = easy_reason(game, seat, action) if action is not None else None
         async with self.clicks.table(interaction, table_id, channel_bound=False) as table:
             if table is None:
                 return
@@ -214,6 +232,9 @@ class Hints:
             except TableError as error:
                 await replies.reply(interaction, say(error))
                 return
+            if action is None:  # dropped though the table is where it was: the AI stopped
+                await replies.reply(interaction, say(NO_HINT))
+                return
             first = seat not in table.hinted
             newly_unrated = not table.hinted and would_be_rated(table)
             if first:
@@ -221,6 +242,8 @@ class Hints:
                 if not outcome.saved:  # a hint must never go unmarked
                     await replies.reply(interaction, say(answers.SOMETHING_WRONG))
                     return
+                if self.steps.manager.is_visiting(table):
+                    await self.owner.announce(outcome)  # its owner draws the mark
             await replies.reply(interaction, hint_text(
                 action, say(reason) if reason is not None else None, newly_unrated))
         if first:

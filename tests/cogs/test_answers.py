@@ -319,9 +319,12 @@ async def test_while_shutting_down_clicks_and_commands_are_refused_politely(
 class SlowAI(AIRunner):
     """The tiny AI of the tests, thinking 3 s per decision (a loaded machine)."""
 
-    async def choose(self, game, seat, level, table_id):  # type: ignore[override]
+    asked = 0
+
+    async def choose(self, game, seat, level, table_id, **kwargs):  # type: ignore[override]
+        self.asked += 1
         await asyncio.sleep(3.0)
-        return await super().choose(game, seat, level, table_id)
+        return await super().choose(game, seat, level, table_id, **kwargs)
 
 
 async def test_clicks_while_a_slow_ai_decides_a_timed_out_turn_are_answered(
@@ -335,19 +338,20 @@ async def test_clicks_while_a_slow_ai_decides_a_timed_out_turn_are_answered(
         others = [u for u in users if u is not slow]
         before = actions_played(bot, general)
         menu = live_menu(fake, slow)
-        clock.advance(300)  # the turn times out: the AI decides it, holding the table
-        await fake.wait_for(lambda: bot.croupier.manager.any_locked(), timeout=2)
+        clock.advance(300)  # the turn times out: the AI decides it, the table's lock free
+        await fake.wait_for(lambda: ai.asked == 1, timeout=2)
         clicks = [await fake.click(u, table_message(fake, general), label="My hand")
                   for u in others]
-        clicks.append(await choose(fake, slow, menu[0], random.Random(1)))  # too late
+        clicks.append(await choose(fake, slow, menu[0], random.Random(1)))  # still in time
         for ix in clicks:
             await ix.wait_answered(timeout=3)
         await idle(bot, timeout=10)
         for ix in clicks:
             await ix.wait_done(timeout=3)
-        assert actions_played(bot, general) == before + 1  # the AI's move, once
+        assert actions_played(bot, general) == before + 1  # the player's move, once
         assert all("Your hand" in ix.text() for ix in clicks[:2])
-        assert "ran out of time" in table_message(fake, general).text()
+        # Made while the AI still thought, the move stands and the AI's decision is dropped.
+        assert "ran out of time" not in table_message(fake, general).text()
 
 
 async def test_start_and_clicks_while_slow_ai_seats_think_are_answered_at_once(

@@ -229,3 +229,45 @@ async def test_games_finishing_at_once_in_both_processes_lose_no_chips_nor_ratin
                                         " WHERE game = 'attackjack' AND scope = 0")
     assert {r["user_id"]: r["games"] for r in ratings} == \
         {u.id: len(games) for u in pair}
+
+
+async def test_a_dm_hint_and_the_ai_seat_of_another_shards_table(
+        fake2: FakeDiscord, shards: Shards) -> None:
+    """Jacko against an AI seat in the shard-1 server, played from a DM: the hint is
+    searched and marked by shard 0's process (the DM's), and the owner draws the mark
+    and plays the AI seat after each of the person's moves."""
+    fake = fake2
+    second = fake.add_guild("second", shard=1)
+    away = fake.channel("general", guild=second)
+    ivy = fake.add_user("ivy")
+    await shards.start(0)
+    await shards.start(1)
+    await (await fake.slash(ivy, away, "jacko start", target=30)).wait_answered()
+    lobby = fake.find_message(away, label="Join")
+    assert lobby is not None
+    await (await fake.click(ivy, lobby, label="Add AI: Easy")).wait_answered()
+    await (await fake.click(ivy, lobby, label="Start")).wait_answered()
+    player = Players(fake, away, [ivy], random.Random(6))
+    await player.play(3)  # each answered at shard 0; the AI's replies come from shard 1
+
+    menu = await fake.wait_for(player.fresh_menu, timeout=10)
+    assert menu is not None
+    _, dm = menu
+    [hint] = [c["custom_id"] for c in dm.leaf_components()
+              if str(c.get("custom_id", "")).startswith("ct:hint:")]
+    ix = await fake.click(ivy, dm, hint)
+    await ix.wait_done()
+    assert "The Normal AI would play" in ix.text()
+    saved = await shards.processes[0].live_table(away.id)
+    assert saved["hinted"] == [seat_users(saved).index(ivy.id)]
+    table = fake.find_message(away, label="My hand")
+    assert table is not None
+    await fake.wait_for(lambda: "Ivy asked the AI for a hint" in table.text(), timeout=10)
+
+    await finish([player])
+    assert player.asked == 0, "the owner did not play the AI seat and send the next hand"
+    await fake.settle()
+    _, record, seats = await shards.processes[0].stored_game(away.id)
+    assert [s for s in seats if s is not None] == [ivy.id]
+    assert [m for m in played(record, seats) if m[0] == ivy.id] == player.moves
+    assert record["hinted"] == [seats.index(ivy.id)]
