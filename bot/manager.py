@@ -167,11 +167,15 @@ class TableManager:
         reported, not raised. Called again later, it takes over the tables a process that
         stopped has left."""
         restored, problems = [], []
-        for row in await self.store.load_active_tables():
-            if row.table_id in self._by_id or not wanted(row.guild_id):
+        for table_id, guild_id in await self.store.active_table_keys():
+            if table_id in self._by_id or not wanted(guild_id):
                 continue
-            if not await self.store.claim_table(row.table_id):
+            if not await self.store.claim_table(table_id):
                 continue  # another process drives it (a restart overlap): not twice
+            row = await self.store.load_table(table_id)  # read once it is ours
+            if row is None or row.status not in ACTIVE_STATUSES:
+                await self.store.release_table(table_id)  # closed meanwhile
+                continue
             if isinstance(row, CorruptTable):
                 problems.append(RestoreProblem(row.table_id, row.channel_id, row.guild_id,
                                                row.error))

@@ -110,6 +110,11 @@ class Store(ABC):
         """Every table in lobby or playing, oldest first; unreadable ones as ``CorruptTable``."""
 
     @abstractmethod
+    async def active_table_keys(self) -> list[tuple[str, int]]:
+        """(table id, guild id) of every table in lobby or playing, oldest first: what a
+        process looks through for tables to take over, without reading their snapshots."""
+
+    @abstractmethod
     async def active_table_in_channel(self, channel_id: int) -> TableRow | CorruptTable | None:
         ...
 

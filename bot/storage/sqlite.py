@@ -286,6 +286,12 @@ class SQLiteStorage(Store):
             " ORDER BY created_at, table_id")
         return [_table_from_row(row) for row in rows]
 
+    async def active_table_keys(self) -> list[tuple[str, int]]:
+        rows = await self._fetch(
+            "SELECT table_id, guild_id FROM live_tables WHERE status IN ('lobby', 'playing')"
+            " ORDER BY created_at, table_id")
+        return [(row["table_id"], row["guild_id"]) for row in rows]
+
     async def active_table_in_channel(self, channel_id: int) -> TableRow | CorruptTable | None:
         rows = await self._fetch(
             f"SELECT {_TABLE_COLUMNS} FROM live_tables"

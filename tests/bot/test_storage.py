@@ -328,6 +328,7 @@ async def test_closing_a_table_retires_it_and_outdates_every_save(store: Store) 
     with pytest.raises(VersionConflict):
         await store.save_table("t1", "playing", {"a": 2}, 1)
     assert [r.table_id for r in await store.load_active_tables()] == ["t2"]
+    assert await store.active_table_keys() == [("t2", GUILD)]
     assert await store.active_table_in_channel(CHANNEL) is None
     assert await store.close_table("ghost", "finished") is None
 
@@ -386,6 +387,8 @@ async def test_a_corrupt_row_is_reported_next_to_the_good_ones(
     await database.raw("UPDATE live_tables SET data = '[1, 2]' WHERE table_id = 't3'")
     loaded = {row.table_id: row for row in await store.load_active_tables()}
     assert sorted(loaded) == ["t0", "t1", "t2", "t3", "t4"]
+    # Their keys, oldest first, without reading a snapshot (the corrupt ones too).
+    assert await store.active_table_keys() == [(f"t{t}", GUILD + t) for t in range(5)]
     for t in (0, 4):
         assert isinstance(loaded[f"t{t}"], TableRow) and loaded[f"t{t}"].data == {"t": t}
     for t, error in ((1, "JSONDecodeError"), (2, t2_error), (3, "list")):
