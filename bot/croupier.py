@@ -174,6 +174,8 @@ class Croupier:
                 continue
             if tables:
                 log.info("took over %d table(s) of a process that stopped", len(tables))
+            for table_id in [t for t in self._noticed if self.manager.get(t) is None]:
+                del self._noticed[table_id]  # closed here since: no notice is due
 
     async def restore(self) -> list[Table]:
         """Bring back every table after a restart: timers, pending bot moves, the message.
