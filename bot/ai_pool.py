@@ -142,7 +142,7 @@ class AIPool:
     def close(self) -> None:
         """Drop every waiting request (the searches running finish on their own)."""
         for request in self._queue.drain():
-            _fail(request, Dropped("the AI stopped"))
+            _fail(request, Dropped("the AI stopped"))  # not for players
 
     def _dispatch(self) -> None:
         while self.running < self.workers:
@@ -152,7 +152,7 @@ class AIPool:
             if not _waited_for(request):
                 continue  # nobody waits for it any more
             if not request.live():
-                _fail(request, Dropped(f"table {request.table_id} closed"))
+                _fail(request, Dropped(f"table {request.table_id} closed"))  # not for players
                 continue
             executor = self._executor()
             try:
@@ -170,7 +170,7 @@ class AIPool:
               job: asyncio.Future[int]) -> None:
         self.running -= 1
         if job.cancelled():  # the executor was shut down before it ran
-            _fail(request, Dropped("the AI stopped"))
+            _fail(request, Dropped("the AI stopped"))  # not for players
         elif (error := job.exception()) is not None:
             self._failed(executor, error)
             _fail(request, error)
