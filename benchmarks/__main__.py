@@ -1,9 +1,13 @@
 """``python -m benchmarks engine GAME [--seconds S] [--players N]``
 ``python -m benchmarks ai-speed GAME [--level L] [--positions N] [--players N]``
 ``python -m benchmarks ai-strength GAME --a LEVEL --b LEVEL [--games N] [--players N]``
-``python -m benchmarks step GAME [--moves N]``
+``python -m benchmarks step GAME [--moves N] [--backend sqlite|postgres] [--database-url URL]``
+``python -m benchmarks storage [--backend sqlite|postgres|both] [--seconds S] [--database-url URL]``
 ``python -m benchmarks answers [GAME] [--moves N] [--hold S] [--every S]``
-``python -m benchmarks images [--states N] [--format png|webp]``"""
+``python -m benchmarks ai-pool [--tables N] [--workers N] [--level L] [--seconds S]``
+``python -m benchmarks images [--states N] [--format png|webp]``
+``python -m benchmarks budget [--tables N] [--seconds S] [--every S] [--rate R]``
+``python -m benchmarks shards [--tables N] [--seconds S]``"""
 
 from __future__ import annotations
 
@@ -37,9 +41,18 @@ def main(argv: list[str] | None = None) -> int:
     stg.add_argument("--players", type=int, default=None)
     stg.add_argument("--jobs", type=int, default=1, help="games played in parallel processes")
     stg.add_argument("--seed", type=int, default=1)
-    stp = commands.add_parser("step", help="the move step (check, apply, save) on SQLite")
+    stp = commands.add_parser("step", help="the move step (check, apply, save)")
     stp.add_argument("game", choices=game_ids())
     stp.add_argument("--moves", type=int, default=3000)
+    stp.add_argument("--backend", choices=("sqlite", "postgres"), default="sqlite")
+    stp.add_argument("--database-url", default=None,
+                     help="a PostgreSQL database to use (else a throw-away cluster)")
+    sto = commands.add_parser("storage", help="storage operations per second, SQLite "
+                                               "and PostgreSQL")
+    sto.add_argument("--backend", choices=("sqlite", "postgres", "both"), default="both")
+    sto.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
+    sto.add_argument("--database-url", default=None,
+                     help="a PostgreSQL database to use (else a throw-away cluster)")
     ans = commands.add_parser("answers", help="click answer latency while the database "
                                                 "is slow (the bot on the fake Discord)")
     ans.add_argument("game", choices=game_ids(), nargs="?", default=game_ids()[0])
@@ -50,11 +63,45 @@ def main(argv: list[str] | None = None) -> int:
     img = commands.add_parser("images", help="table and hand pictures: render time and size")
     img.add_argument("--states", type=int, default=200, help="states drawn per game (at least)")
     img.add_argument("--format", choices=("png", "webp"), default="png")
+    bud = commands.add_parser("budget", help="API calls per move against Discord's global "
+                                              "budget (many tables on the fake Discord)")
+    bud.add_argument("--tables", type=int, default=200)
+    bud.add_argument("--seconds", type=float, default=60.0, help="time of play measured")
+    bud.add_argument("--every", type=float, default=4.0, help="seconds between a table's moves")
+    bud.add_argument("--rate", type=float, default=None, help="the bot's requests/s budget")
+    bud.add_argument("--watch-factor", type=float, default=None,
+                     help="a running table's edits merge over edit_interval × this")
+    aip = commands.add_parser("ai-pool", help="click answers while many tables' AI seats "
+                                              "think (the bot on the fake Discord)")
+    aip.add_argument("--tables", type=int, default=8)
+    aip.add_argument("--workers", type=int, default=None,
+                     help="AI processes (besides 1); default: the cores less one")
+    aip.add_argument("--level", choices=("easy", "normal", "hard"), default="normal")
+    aip.add_argument("--seconds", type=float, default=60.0, help="time measured per run")
+    aip.add_argument("--pause", type=float, default=1.5, help="the bot's pause before a move")
+    shd = commands.add_parser("shards", help="moves/s as one process and as two shard "
+                                             "processes on one PostgreSQL (fake Discord)")
+    shd.add_argument("--tables", type=int, default=8)
+    shd.add_argument("--seconds", type=float, default=30.0, help="time of play measured")
     args = parser.parse_args(argv)
-    if args.command == "images":
+    if args.command == "shards":
+        from benchmarks import shards as shards_bench  # two bot processes and a cluster
+
+        result = shards_bench.run(args.tables, args.seconds)
+    elif args.command == "budget":
+        from benchmarks import budget as budget_bench  # the bot and the fake Discord
+
+        result = budget_bench.run(args.tables, args.seconds, args.every, args.rate,
+                                  args.watch_factor)
+    elif args.command == "images":
         from benchmarks import images as images_bench  # Pillow and the cogs load for this one
 
         result = images_bench.run(args.states, args.format)
+    elif args.command == "ai-pool":
+        from benchmarks import ai_pool as pool_bench  # the bot, the fake Discord, the AI
+
+        result = pool_bench.run(args.tables, args.workers, args.level, args.seconds,
+                                args.pause)
     elif args.command == "answers":
         from benchmarks import answers as answers_bench  # the bot and the fake Discord
 
@@ -62,7 +109,11 @@ def main(argv: list[str] | None = None) -> int:
     elif args.command == "step":
         from benchmarks import step as step_bench  # the bot only loads for this one
 
-        result = step_bench.run(args.game, args.moves)
+        result = step_bench.run(args.game, args.moves, args.backend, args.database_url)
+    elif args.command == "storage":
+        from benchmarks import storage as storage_bench  # the backends and a cluster
+
+        result = storage_bench.run(args.backend, args.seconds, args.database_url)
     elif args.command == "engine":
         result = engine_bench.run(args.game, args.seconds, args.players)
     elif args.command == "ai-speed":

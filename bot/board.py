@@ -1,14 +1,22 @@
 """The public table message: drawn from the public view only, posted, edited in place.
 
 One message per table lives in the channel. Edits that come faster than
-``Timing.edit_interval`` are merged (``EditCoalescer``); a message that was
-deleted, or that is old enough to have scrolled away, is posted anew and the
-old one points to it. Where the message is goes to the table's posts.
+``Timing.edit_interval`` are merged (``EditCoalescer``). While a game runs the
+message is only watched: whoever is to act is told by DM or by a mention, and their
+hand shows the table. So its edits are merged over ``edit_interval × watch_factor``
+(at a brisk pace one edit shows several moves; a slow table is drawn at each move).
+When the budget is short the pacer merges them further. A merged edit draws the
+newest saved state (a snapshot the step handed over), so the last state is always
+drawn; an edit that would change nothing is not sent. A message that was deleted,
+or that is old enough to have scrolled away, is posted anew and the old one points
+to it. Where the message is goes to the table's posts.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import hashlib
 import logging
 from typing import Any
 
@@ -37,7 +45,11 @@ class Board:
         self.uis = uis
         self.timing = timing
         self.clock = clock
-        self.edits = EditCoalescer(timing.edit_interval, self._edit_by_id)
+        # On the bot's clock, so tests can play a table's pace without waiting for it.
+        self.edits = EditCoalescer(timing.edit_interval, self._edit_by_id, clock=clock,
+                                   pacer=poster.pacer)
+        self._drawn: dict[str, tuple[int, bytes]] = {}  # table → (message, what it shows)
+        self._drawing: dict[str, asyncio.Lock] = {}  # one draw of a table at a time
 
     def message(self, table: Table) -> dict[str, Any]:
         """Content, embed and components of the public table: from the public view only,
@@ -96,29 +108,64 @@ class Board:
         return message
 
     async def request_edit(self, table: Table) -> None:
-        await self.edits.request(table.table_id)
+        """Redraw the table soon; call it once the step is saved (its state is drawn)."""
+        await self.edits.request(table.table_id, self._interval(table), table.clone())
 
     async def edit_now(self, table: Table) -> None:
         await self.edits.now(table.table_id)
 
+    def _interval(self, table: Table) -> float | None:
+        """How far apart this table's edits may come: further while a game runs (whoever
+        is to act is told by DM or a mention, and their hand shows the table)."""
+        if table.status != PLAYING:
+            return None
+        return self.timing.edit_interval * self.timing.watch_factor
+
     async def _edit_by_id(self, table_id: str) -> None:
-        table = self.manager.get(table_id)
-        if table is not None:
-            await self.edit(table)
+        async with self._lock(table_id):
+            # (Taken under the lock: a direct edit meanwhile dropped it, and then the
+            # table as it is now is drawn, not an older state after a newer one.)
+            shown = self.edits.take_state(table_id)
+            table = self.manager.get(table_id)
+            if table is not None:
+                await self._draw(table, shown if shown is not None else table, paid=True)
 
     async def edit(self, table: Table) -> None:
-        """Edit the table message in place; re-post it when deleted or when it is old."""
+        """Edit the table message in place now (a waiting merged edit is dropped: this one
+        is newer); re-post it when deleted or when it is old."""
+        self.edits.cancel(table.table_id)
+        async with self._lock(table.table_id):
+            await self._draw(table, table, paid=False)
+        if table.status not in (LOBBY, PLAYING):  # its last edit: nothing more to merge
+            self.edits.forget(table.table_id)
+            self._drawn.pop(table.table_id, None)
+            self._drawing.pop(table.table_id, None)
+
+    def _lock(self, table_id: str) -> asyncio.Lock:
+        return self._drawing.setdefault(table_id, asyncio.Lock())
+
+    async def _draw(self, table: Table, shown: Table, paid: bool) -> None:
+        """Draw ``shown`` (the table or a saved snapshot of it) on the table's message;
+        ``paid``: the pacer already gave this edit its turn."""
         posts = table.posts
         old = posts.message_id
         if old is not None and self.clock.now() - posts.message_posted_at < \
                 self.timing.retire_after:
+            parts = self.message(shown)
+            drawn = (old, _digest(parts))
+            # (Only the board draws a running game's message; a lobby is also redrawn in
+            # the answers to its clicks.)
+            if paid and shown.status == PLAYING and self._drawn.get(table.table_id) == drawn:
+                return  # it shows just that already
             try:
-                await self.poster.edit(table.channel_id, table.guild_id, old,
-                                       allowed_mentions=NO_PINGS, **self.message(table))
+                if await self.poster.edit(table.channel_id, table.guild_id, old, paid=paid,
+                                          allowed_mentions=NO_PINGS, **parts):
+                    self._drawn[table.table_id] = drawn
                 return
             except Gone:
                 old = None  # deleted: post a new one
-        await self.post(table)
+        self._drawn.pop(table.table_id, None)
+        await self.post(shown)
         if old is not None and old != posts.message_id:  # retire the old message
             link = render.jump_url(table.guild_id, table.channel_id, posts.message_id)
             with locales.speaking(table.language):
@@ -128,6 +175,17 @@ class Board:
                                        view=None, picture=None, content=moved)
         if posts.message_id != old and self.manager.is_live(table):
             await save_posts(self.manager, table)
+
+
+def _digest(parts: dict[str, Any]) -> bytes:
+    """What a message's parts show, in a few bytes: the same twice means no change."""
+    embed, view, picture = parts.get("embed"), parts.get("view"), parts.get("picture")
+    shown = repr((parts.get("content"), embed.to_dict() if embed is not None else None,
+                  view.to_components() if view is not None else None))
+    digest = hashlib.blake2b(shown.encode(), digest_size=16)
+    if picture is not None:
+        digest.update(picture.data)
+    return digest.digest()
 
 
 async def save_posts(manager: TableManager, table: Table) -> None:

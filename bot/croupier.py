@@ -44,6 +44,7 @@ from bot.lobby import Lobby
 from bot.manager import TableManager
 from bot.moves import Moves
 from bot.nudges import Nudges
+from bot.pacer import Pacer
 from bot.posting import Poster
 from bot.presenter import Presenter
 from bot.rematch import Rematches
@@ -75,7 +76,7 @@ class Croupier:
         self.steps = Steps(self.manager, clock, timing.lock_patience, metrics)
         self.steps.on_stale = self._stale
         self._noticed: dict[str, int] = {}  # per table: the latest change announced to us
-        self.poster = Poster(client)
+        self.poster = Poster(client, Pacer(timing.request_rate))
         self.tasks = TableTasks()
         self.ai = ai if ai is not None else AIRunner(workers=ai_workers)
         self.board = Board(self.poster, self.manager, uis, timing, clock)
@@ -260,6 +261,7 @@ class Croupier:
     async def drain(self, timeout: float) -> bool:
         """Wait for a moment when no step holds a table and no table edit is pending
         (a move being saved finishes and shows); False if ``timeout`` passed first."""
+        self.board.edits.flush()  # edits still merging are drawn now, not lost
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         while self.manager.any_locked() or self.board.edits.pending():

@@ -99,11 +99,12 @@ class Presenter:
             # (A new deal or the end redraws the table in a moment; the deal's result
             # message shows how it ended.)
             await self.board.request_edit(table)
-        fresh = None
+        # Whoever was told of a turn before: that turn is over (they moved, or not). First:
+        # when the budget is short the next player's DM is then the last request this
+        # step waits for, and their click finds the table free.
+        await turn_notices.withdraw(self.poster, table)
         if table.automation() is None:
             seat = table.to_act
             if seat is not None and seat != answered:
-                fresh = await self.hands.tell_turn(table, seat)  # a DM, or a mention
-        # Whoever was told of a turn before: that turn is over (they moved, or not).
-        await turn_notices.withdraw(self.poster, table, keep=fresh)
+                await self.hands.tell_turn(table, seat)  # a DM, or a mention
         await save_posts(self.manager, table)

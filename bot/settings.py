@@ -40,6 +40,10 @@ class Timing:
 
     pause: float = 1.5  # before a move the bot plays itself, so people can follow
     edit_interval: float = 1.0  # table edits closer together than this are merged
+    # While a game runs its table message is only watched (turns are told by DM or a
+    # mention): its edits closer than edit_interval × watch_factor are merged.
+    watch_factor: float = 30.0
+    request_rate: float = 45.0  # requests/s the bot allows itself (Discord's limit: 50)
     turn_timer: int = 300  # default seconds a player has for a move
     lobby_idle: float = 15 * 60  # a lobby without activity for this long expires
     retire_after: float = 50 * 60  # a table message this old is replaced by a fresh one

@@ -26,7 +26,7 @@ from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
 
 MAIN_THREAD = threading.main_thread()
 FAST = Timing(pause=0, edit_interval=0, turn_timer=300, lobby_idle=900, retire_after=3000,
-              lock_patience=2.0)
+              lock_patience=2.0, request_rate=1e9)  # the fake Discord has no limit
 
 
 def cheap_ai() -> AIRunner:
