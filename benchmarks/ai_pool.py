@@ -31,10 +31,13 @@ from bot.settings import Settings, Timing
 from bot.storage import Storage
 from bot.timers import SystemClock
 from engine.core import Game
+from engine.registry import game_ids, spec
 from tests.cogs.harness import choose, live_menu, table_message
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeUser
 
-JAZZ_ONLY: dict[str, str | None] = {"cogs.jazz": "jazz"}
+# The registry's first game (Jazz: 4 seats, one DM per turn), named by the registry.
+GAME = spec(game_ids()[0])
+GAME_ONLY: dict[str, str | None] = {str(GAME.cog): GAME.id}
 EXPLICIT = 4  # first response types: 4 a message, 7 an update; 5 and 6 are deferrals
 
 
@@ -55,14 +58,14 @@ async def _bot(path: Path, timing: Timing, ai: AIRunner) -> CardTableBot:
     settings = Settings(token="fake-token", database_path=path, dev_guild_id=None,
                         log_level=30, timing=timing)
     bot = CardTableBot(settings, store=store, clock=SystemClock(), timing=timing,
-                       extensions=JAZZ_ONLY, seed=1, ai=ai)
+                       extensions=GAME_ONLY, seed=1, ai=ai)
     bot._owns_store = True
     return bot
 
 
 async def _open(fake: FakeDiscord, channel: FakeChannel, host: FakeUser,
                 others: list[FakeUser], ai_seats: int, level: str) -> None:
-    await (await fake.slash(host, channel, "jazz start", images=False)).wait_answered()
+    await (await fake.slash(host, channel, f"{GAME.id} start", images=False)).wait_answered()
     lobby = fake.find_message(channel, label="Join")
     for user in others:
         await (await fake.click(user, lobby, label="Join")).wait_answered()

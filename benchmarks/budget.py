@@ -28,12 +28,15 @@ from typing import Any
 
 from bot.settings import Timing
 from bot.timers import SystemClock
+from engine.registry import game_ids, spec
 from tests.cogs.harness import choose, idle, is_move, make_bot
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
 from tests.fakediscord.interactions import FakeDiscordError
 from tests.fakediscord.rest import Call
 
-JAZZ_ONLY: dict[str, str | None] = {"cogs.jazz": "jazz"}
+# The registry's first game (Jazz: 4 seats, one DM per turn), named by the registry.
+GAME = spec(game_ids()[0])
+GAME_ONLY: dict[str, str | None] = {str(GAME.cog): GAME.id}
 SEATS = 4
 CLOSED_EVERY = 4  # every fourth table has one player with closed DMs
 # The product's timing, but no pause before the bot's own steps (no AI seats here).
@@ -71,7 +74,7 @@ class Table:
 
     async def open(self) -> None:
         host = self.users[0]
-        await (await self.fake.slash(host, self.channel, "jazz start")).wait_answered()
+        await (await self.fake.slash(host, self.channel, f"{GAME.id} start")).wait_answered()
         # (The lobby may wait for its turn in the budget behind other tables' DMs.)
         lobby = await self.fake.wait_for(
             lambda: self.fake.find_message(self.channel, label="Join"), timeout=120)
@@ -151,7 +154,7 @@ async def measure(tables: int, seconds: float, every: float, timing: Timing = TI
                                                                and k == SEATS - 1))
                         for k in range(SEATS)] for n in range(tables)]
             bot = await make_bot(Path(folder) / "bench.db", timing=timing, clock=SystemClock(),
-                                 extensions=JAZZ_ONLY)
+                                 extensions=GAME_ONLY)
             async with fake.running(bot):
                 seats = [Table(fake, bot, c, u, random.Random(rng.random()))
                          for c, u in zip(channels, players, strict=True)]
