@@ -13,16 +13,14 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import json
 import secrets
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any, Concatenate, ParamSpec, Self, TypeVar
 
 import asyncpg  # type: ignore[import-untyped]  # asyncpg ships no type information
 
 import bot.storage.postgres_scores as scores
-from bot.storage.interface import Store
 from bot.storage.postgres_migrate import PG_MIGRATIONS, migrate_postgres, schema_version
 from bot.storage.postgres_pool import GONE, Connections
 from bot.storage.postgres_sessions import CHANNEL, Notices, Owner, change_payload
@@ -32,13 +30,9 @@ from bot.storage.rows import (
     CLOSED_STATUSES,
     STATUSES,
     ChannelBusy,
-    ChipBalance,
-    ChipsRow,
     CorruptTable,
     FinishedGame,
-    GameStats,
     GameSummary,
-    LeaderboardRow,
     StorageBusy,
     StorageError,
     StoreInfo,
@@ -47,6 +41,7 @@ from bot.storage.rows import (
     TableRow,
     VersionConflict,
 )
+from bot.storage.score_reads import ScoreReads
 from bot.storage.values import (
     as_utc,
     check_page,
@@ -90,8 +85,10 @@ def _on_table(row: Any) -> TableRow | CorruptTable:
     return table_from_row(row, as_utc)
 
 
-class PostgresStorage(Store):
+class PostgresStorage(ScoreReads):
     """The PostgreSQL backend: ``await PostgresStorage.open(url)``."""
+
+    _scores = scores  # its query functions (ScoreReads)
 
     shared = True
 
@@ -318,47 +315,3 @@ class PostgresStorage(Store):
                 isolation="repeatable_read", readonly=True):  # one snapshot for both queries
             return await scores.history(conn, guild_id, channel_id, user_id, game, limit,
                                         before)
-
-    async def game_record_json(self, game_id: int) -> str | None:
-        return await self._read(scores.game_record_json, game_id)
-
-    async def game_record(self, game_id: int) -> dict[str, Any] | None:
-        text = await self.game_record_json(game_id)
-        return None if text is None else json.loads(text)
-
-    # -- ratings ------------------------------------------------------------
-
-    async def leaderboard(self, game: str, guild_id: int | None, offset: int = 0,
-                          limit: int = 10) -> list[LeaderboardRow]:
-        check_page(offset, limit)
-        return await self._read(scores.leaderboard, game, guild_id, offset, limit)
-
-    async def leaderboard_size(self, game: str, guild_id: int | None) -> int:
-        return await self._read(scores.leaderboard_size, game, guild_id)
-
-    async def rank_of(self, game: str, guild_id: int | None,
-                      user_id: int) -> LeaderboardRow | None:
-        return await self._read(scores.rank_of, game, guild_id, user_id)
-
-    async def stats(self, user_id: int, guild_id: int | None,
-                    game: str | None = None) -> list[GameStats]:
-        return await self._read(scores.stats, user_id, guild_id, game)
-
-    # -- chips ----------------------------------------------------------------
-
-    async def chips(self, guild_id: int, user_id: int) -> int:
-        return await self._read(scores.chips, guild_id, user_id)
-
-    async def check_stake(self, guild_id: int, user_ids: Iterable[int],
-                          stake: int) -> list[ChipBalance]:
-        if stake < 0:
-            raise ValueError("A stake cannot be negative.")
-        wanted = list(dict.fromkeys(user_ids))  # unique, in the order given
-        if not wanted:
-            return []
-        return await self._read(scores.balances_below, guild_id, wanted, stake)
-
-    async def chips_leaderboard(self, guild_id: int, offset: int = 0,
-                                limit: int = 10) -> list[ChipsRow]:
-        check_page(offset, limit)
-        return await self._read(scores.chips_leaderboard, guild_id, offset, limit)

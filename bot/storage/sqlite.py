@@ -14,10 +14,9 @@ overlaps the old one) wait instead of failing. Timestamps are aware UTC
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import sqlite3
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -26,7 +25,6 @@ from typing import Any, Concatenate, Final, ParamSpec, Self, TypeVar
 import aiosqlite
 
 import bot.storage.sqlite_scores as scores
-from bot.storage.interface import Store
 from bot.storage.migrate import MIGRATIONS, migrate_sqlite
 from bot.storage.results import check_seats, record_text
 from bot.storage.rows import (
@@ -34,13 +32,9 @@ from bot.storage.rows import (
     CLOSED_STATUSES,
     STATUSES,
     ChannelBusy,
-    ChipBalance,
-    ChipsRow,
     CorruptTable,
     FinishedGame,
-    GameStats,
     GameSummary,
-    LeaderboardRow,
     StorageBusy,
     StorageError,
     StoreInfo,
@@ -48,6 +42,7 @@ from bot.storage.rows import (
     TableRow,
     VersionConflict,
 )
+from bot.storage.score_reads import ScoreReads
 from bot.storage.values import (
     check_page,
     check_status,
@@ -102,8 +97,10 @@ async def _use_wal(conn: aiosqlite.Connection, timeout_s: float) -> None:
         pause = min(pause * 2, 0.05)
 
 
-class SQLiteStorage(Store):
+class SQLiteStorage(ScoreReads):
     """The SQLite backend: ``await SQLiteStorage.open(path)``."""
+
+    _scores = scores  # its query functions (ScoreReads)
 
     def __init__(self, conn: aiosqlite.Connection, location: str, clock: Clock,
                  wait_s: float = 5.0):
@@ -357,47 +354,3 @@ class SQLiteStorage(Store):
         check_page(0, limit)
         return await self._read(scores.history, guild_id, channel_id, user_id, game, limit,
                                 before)
-
-    async def game_record_json(self, game_id: int) -> str | None:
-        return await self._read(scores.game_record_json, game_id)
-
-    async def game_record(self, game_id: int) -> dict[str, Any] | None:
-        text = await self.game_record_json(game_id)
-        return None if text is None else json.loads(text)
-
-    # -- ratings ------------------------------------------------------------
-
-    async def leaderboard(self, game: str, guild_id: int | None, offset: int = 0,
-                          limit: int = 10) -> list[LeaderboardRow]:
-        check_page(offset, limit)
-        return await self._read(scores.leaderboard, game, guild_id, offset, limit)
-
-    async def leaderboard_size(self, game: str, guild_id: int | None) -> int:
-        return await self._read(scores.leaderboard_size, game, guild_id)
-
-    async def rank_of(self, game: str, guild_id: int | None,
-                      user_id: int) -> LeaderboardRow | None:
-        return await self._read(scores.rank_of, game, guild_id, user_id)
-
-    async def stats(self, user_id: int, guild_id: int | None,
-                    game: str | None = None) -> list[GameStats]:
-        return await self._read(scores.stats, user_id, guild_id, game)
-
-    # -- chips ----------------------------------------------------------------
-
-    async def chips(self, guild_id: int, user_id: int) -> int:
-        return await self._read(scores.chips, guild_id, user_id)
-
-    async def check_stake(self, guild_id: int, user_ids: Iterable[int],
-                          stake: int) -> list[ChipBalance]:
-        if stake < 0:
-            raise ValueError("A stake cannot be negative.")
-        wanted = list(dict.fromkeys(user_ids))  # unique, in the order given
-        if not wanted:
-            return []
-        return await self._read(scores.balances_below, guild_id, wanted, stake)
-
-    async def chips_leaderboard(self, guild_id: int, offset: int = 0,
-                                limit: int = 10) -> list[ChipsRow]:
-        check_page(offset, limit)
-        return await self._read(scores.chips_leaderboard, guild_id, offset, limit)
