@@ -94,7 +94,7 @@ class Croupier:
         self.clicks = Clicks(self.manager, self.steps)
         self.lobby = Lobby(self.clicks, self.steps, self.board, self.hands, self.endings,
                            self.driver, store, uis, clock)
-        self.visits = Visits(store, self.presenter, self.hands)  # DM clicks of other shards'
+        self.visits = Visits(store, self.presenter)  # DM clicks of other shards'
         self.moves = Moves(self.clicks, self.steps, self.presenter, self.board, self.hands,
                            self.driver, self.visits, clock)
         self.hints = Hints(self.clicks, self.steps, self.board, self.ai,  # the Hint button

@@ -9,6 +9,8 @@ only talks to Discord; what the step did is already decided.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import discord
 
 from bot import replies, turn_notices
@@ -27,6 +29,16 @@ SAVE_FAILED = T("Something went wrong while saving your move; nothing was change
                 "Please try again.")
 
 
+@dataclass(frozen=True)
+class Answered:
+    """How a move's click was answered (``Presenter.answer``)."""
+
+    seat: int
+    line: str | None  # the move in one line, if the step played a card or an action
+    again: bool  # the same seat acts next
+    collapsed: bool  # the clicked DM hand became that one line
+
+
 class Presenter:
     def __init__(self, poster: Poster, manager: TableManager, uis: dict[str, GameUI],
                  board: Board, hands: Hands):
@@ -38,25 +50,11 @@ class Presenter:
 
     async def move(self, interaction: discord.Interaction, outcome: Outcome) -> None:
         """Everything a player's move shows: the answer to their click first of all."""
-        table, seat = outcome.table, outcome.seat
-        if outcome.refusal is not None:
-            await self.refusal(interaction, outcome)
+        answered = await self.answer(interaction, outcome)
+        if answered is None:
             return
-        if outcome.failed or seat is None:
-            await replies.reply(interaction, say(SAVE_FAILED))
-            return
-        await self.deal_reports(outcome)  # before the answer: once, even on a crash
-        played = next((e.action for e in outcome.events
-                       if isinstance(e, Played) and e.seat == seat), None)
-        line = self.hands.move_line(table, seat, played) if played is not None else None
-        again = table.to_act == seat and table.automation() is None  # their turn once more
+        table, seat, line, again = outcome.table, answered.seat, answered.line, answered.again
         in_dm = interaction.guild_id is None
-        if in_dm and line is not None and not again:
-            # The DM hand becomes one line, in this same answer; the next turn's hand comes
-            # as a new DM (it notifies). Ephemeral hands keep showing the cards.
-            await replies.update(interaction, **self.hands.collapsed(line))
-        else:
-            await replies.update(interaction, content=None, **self.hands.parts(table, seat))
         clicked = interaction.message.id if interaction.message else None
         hand_messages = table.posts.hand_messages
         user = table.seats[seat].user_id
@@ -69,6 +67,31 @@ class Presenter:
             elif hand_messages.get(user) == clicked:
                 del hand_messages[user]  # collapsed: no live hand left there
         await self.after_step(table, answered=seat)
+
+    async def answer(self, interaction: discord.Interaction, outcome: Outcome
+                     ) -> Answered | None:
+        """The answer to a move's click: a refusal or a failed save (None), else each
+        finished deal's result, then the clicked hand redrawn in the same response."""
+        table, seat = outcome.table, outcome.seat
+        if outcome.refusal is not None:
+            await self.refusal(interaction, outcome)
+            return None
+        if outcome.failed or seat is None:
+            await replies.reply(interaction, say(SAVE_FAILED))
+            return None
+        await self.deal_reports(outcome)  # before the answer: once, even on a crash
+        played = next((e.action for e in outcome.events
+                       if isinstance(e, Played) and e.seat == seat), None)
+        line = self.hands.move_line(table, seat, played) if played is not None else None
+        again = table.to_act == seat and table.automation() is None  # their turn once more
+        collapse = interaction.guild_id is None and line is not None and not again
+        if collapse and line is not None:
+            # The DM hand becomes one line, in this same answer; the next turn's hand comes
+            # as a new DM (it notifies). Ephemeral hands keep showing the cards.
+            await replies.update(interaction, **self.hands.collapsed(line))
+        else:
+            await replies.update(interaction, content=None, **self.hands.parts(table, seat))
+        return Answered(seat, line, again, collapse)
 
     async def refusal(self, interaction: discord.Interaction, outcome: Outcome) -> None:
         """A polite no, changing nothing; a seated player also gets their current hand."""

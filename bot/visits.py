@@ -14,45 +14,26 @@ from __future__ import annotations
 
 import discord
 
-from bot import replies
-from bot.hands import Hands
-from bot.presenter import SAVE_FAILED, Presenter
+from bot.presenter import Presenter
 from bot.step import Outcome
 from bot.storage import Store, TableChange
-from engine.events import Played
-from locales import say
 
 
 class Visits:
-    def __init__(self, store: Store, presenter: Presenter, hands: Hands):
+    def __init__(self, store: Store, presenter: Presenter):
         self.store = store
         self.presenter = presenter
-        self.hands = hands
 
     async def move(self, interaction: discord.Interaction, outcome: Outcome) -> None:
         """Answer a move on a visited table (the clicked hand redrawn, or collapsed to one
         line as the owner would), then tell the owner."""
-        table, seat = outcome.table, outcome.seat
-        if outcome.refusal is not None:
-            await self.presenter.refusal(interaction, outcome)
+        # A deal's result is posted here, before the answer, as the owner would: once,
+        # even if the owner is down (then it has nobody to tell until it is back).
+        answered = await self.presenter.answer(interaction, outcome)
+        if answered is None:
             return
-        if outcome.failed or seat is None:
-            await replies.reply(interaction, say(SAVE_FAILED))
-            return
-        # Posted here, before the answer, as the owner would: once, even if the owner is
-        # down (then it has nobody to tell until it is back).
-        await self.presenter.deal_reports(outcome)
-        played = next((e.action for e in outcome.events
-                       if isinstance(e, Played) and e.seat == seat), None)
-        line = self.hands.move_line(table, seat, played) if played is not None else None
-        again = table.to_act == seat and table.automation() is None
-        collapsed = None
-        if line is not None and not again:
-            await replies.update(interaction, **self.hands.collapsed(line))
-            collapsed = interaction.message.id if interaction.message else None
-        else:
-            await replies.update(interaction, content=None, **self.hands.parts(table, seat))
-        await self.announce(outcome, collapsed)
+        clicked = interaction.message.id if interaction.message else None
+        await self.announce(outcome, clicked if answered.collapsed else None)
 
     async def announce(self, outcome: Outcome, collapsed: int | None = None) -> None:
         """Tell the table's owner of a step saved here."""
