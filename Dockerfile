@@ -44,7 +44,7 @@ WORKDIR /data
 USER 10001:10001
 
 HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
-    CMD ["python", "-m", "bot.health", "/healthz"]
+    CMD ["python", "-m", "bot.app.health", "/healthz"]
 # SIGTERM (docker stop) lets the bot close its tables and the database; see compose.yaml's
 # stop_grace_period for how long it is given.
 STOPSIGNAL SIGTERM

@@ -25,11 +25,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bot.ai import AIRunner, default_workers
-from bot.client import CardTableBot
-from bot.settings import Settings, Timing
+from bot.app.client import CardTableBot
+from bot.config.settings import Settings, Timing
 from bot.storage import Storage
-from bot.timers import SystemClock
+from bot.table.ai_runner import AIRunner, default_workers
+from bot.table.timers import SystemClock
 from engine.core import Game
 from engine.registry import game_ids, spec
 from tests.cogs.harness import choose, live_menu, table_message

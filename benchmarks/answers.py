@@ -19,7 +19,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from bot.presenter import SAVE_FAILED
+from bot.ui.presenter import SAVE_FAILED
 from engine.registry import spec
 from tests.cogs.harness import GameDriver, hold_for, idle, make_bot
 from tests.fakediscord import FakeDiscord

@@ -11,7 +11,7 @@ the calls that spend the bot's global budget of 50 requests/s (every call but th
 interaction callbacks and the interaction webhook, which Discord exempts), per move,
 per second (and in the busiest second), by route, and the move answers' latency p50 /
 p99; the last line is one JSON object. ``--rate`` and ``--watch-factor`` change the
-bot's budget and how far apart a running table's edits may come (``bot.settings``).
+bot's budget and how far apart a running table's edits may come (``bot.config.settings``).
 """
 
 from __future__ import annotations
@@ -26,8 +26,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from bot.settings import Timing
-from bot.timers import SystemClock
+from bot.config.settings import Timing
+from bot.table.timers import SystemClock
 from engine.registry import game_ids, spec
 from tests.cogs.harness import choose, idle, is_move, make_bot
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser

@@ -20,9 +20,9 @@ import tracemalloc
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from bot.games import GameUI
 from bot.images import draw
 from bot.images.cards import SIZES, sprite
+from bot.ui.game_ui import GameUI
 from engine import registry
 from engine.cards import CODE
 from engine.core import Game

@@ -18,11 +18,11 @@ import time
 from typing import Any
 
 from benchmarks.storage import opened
-from bot.manager import TableManager
-from bot.step import Steps
 from bot.storage import Store
-from bot.tables import STOPPED, Table
-from bot.timers import SystemClock
+from bot.table.manager import TableManager
+from bot.table.state import STOPPED, Table
+from bot.table.step import Steps
+from bot.table.timers import SystemClock
 from engine.core import Game, action_code
 from engine.registry import spec
 

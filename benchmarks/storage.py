@@ -37,7 +37,7 @@ from bot.storage import (
     Store,
     TableRow,
 )
-from bot.tables import Table
+from bot.table.state import Table
 from engine.core import Game
 from engine.registry import game_ids, spec
 

@@ -2,7 +2,7 @@
 
 Exit status: 0 after a stop (SIGTERM, SIGINT/Ctrl+C); 2 for something a person must
 fix (a bad setting, a token Discord refuses, a missing invite scope); 1 when Discord
-cannot be reached (bot.lifecycle). Those say why in a sentence on stderr.
+cannot be reached (bot.app.lifecycle). Those say why in a sentence on stderr.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import sys
 
-from bot.settings import SettingsError, load_settings
+from bot.config.settings import SettingsError, load_settings
 
 
 def main() -> int:
@@ -22,8 +22,8 @@ def main() -> int:
     logging.basicConfig(level=settings.log_level,
                         format="%(asctime)s %(levelname)-8s %(name)s: %(message)s")
     # After the settings: a missing token needs no discord.
-    from bot import lifecycle
-    from bot.client import CardTableBot
+    from bot.app import lifecycle
+    from bot.app.client import CardTableBot
 
     lifecycle.quiet_voice_warnings()  # before the client is made: it warns in __init__
     bot = CardTableBot(settings)

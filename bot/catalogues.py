@@ -23,7 +23,7 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 
-from bot.command_text import tree_strings
+from bot.ui.command_text import tree_strings
 from locales import DOMAIN, ENGLISH, LANGUAGES, ROOT, catalogue_path
 
 SOURCES = ("engine", "bot", "cogs", "terminal")
@@ -50,8 +50,8 @@ def extract() -> Catalog:
 
 async def command_strings() -> list[tuple[str, str]]:
     """The texts of every slash command, from the command tree the bot registers."""
-    from bot.client import CardTableBot, default_extensions
-    from bot.settings import Settings
+    from bot.app.client import CardTableBot, default_extensions
+    from bot.config.settings import Settings
 
     with tempfile.TemporaryDirectory() as folder:
         settings = Settings(token="", database_path=Path(folder) / "unused.db",

@@ -7,13 +7,13 @@ from typing import Any
 
 import discord
 
-from bot import render
-from bot.client import CardTableBot
-from bot.gamecog import GameCog, add_game_cog
-from bot.games import GameUI, and_list, card_text, cards_text
+from bot.app.client import CardTableBot
+from bot.app.game_cog import GameCog, add_game_cog
 from bot.images import scene as pictures
 from bot.storage import Store
-from bot.tables import Table
+from bot.table.state import Table
+from bot.ui import markup
+from bot.ui.game_ui import GameUI, and_list, card_text, cards_text
 from engine.core import STAND, TAKE, Game, Options
 from engine.text import TC, T, Text
 from locales import _, _n, say
@@ -43,7 +43,7 @@ class AttackJackUI(GameUI):
     COMMAND = "attackjack"
     RULES = RULES
     BLURB = T("2–17 players, a blackjack relative with bombs; chips with a stake.")
-    SERIES = True  # one deal a table; the next deals follow as a series (bot.series)
+    SERIES = True  # one deal a table; the next deals follow as a series (bot.features.series)
 
     def heading(self, view: dict[str, Any]) -> str:
         if view["over"]:
@@ -148,7 +148,7 @@ class AttackJackUI(GameUI):
         view = game.public_view()
         names = table.names
         winners = game.winners()
-        embed = discord.Embed(title=f"{self.title} · {_showdown()}", colour=render.GOLD)
+        embed = discord.Embed(title=f"{self.title} · {_showdown()}", colour=markup.GOLD)
         if winners:
             who = and_list([f"**{discord.utils.escape_markdown(names[w])}**" for w in winners])
             head = "🏆 " + _n("{who} wins!", "{who} win!", len(winners), who=who)
@@ -160,7 +160,7 @@ class AttackJackUI(GameUI):
             # Translators: each player's chips won or lost: "Chips: Ann +30, Bo -10".
             lines.append("\n" + _("Chips: {nets}", nets=nets))
         embed.description = "\n".join(lines)
-        return render.fit_embed(embed)
+        return markup.fit_embed(embed)
 
 
 def _showdown() -> str:

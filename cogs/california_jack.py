@@ -8,12 +8,12 @@ from typing import Any
 
 import discord
 
-from bot import render
-from bot.client import CardTableBot
-from bot.gamecog import GameCog, add_game_cog
-from bot.games import GameUI, card_text, cards_text
+from bot.app.client import CardTableBot
+from bot.app.game_cog import GameCog, add_game_cog
 from bot.images import scene as pictures
-from bot.tables import Table
+from bot.table.state import Table
+from bot.ui import markup
+from bot.ui.game_ui import GameUI, card_text, cards_text
 from engine.cards import SUIT_LETTERS, SUIT_SYMBOLS
 from engine.core import Game
 from engine.text import T
@@ -118,7 +118,7 @@ class CaliforniaJackUI(GameUI):
             trick_points = _("Trick points {points}", points=points)
             embed.description = (embed.description or "") + \
                 f"\n{' · '.join(parts)}\n{trick_points}"
-        return render.fit_embed(embed)
+        return markup.fit_embed(embed)
 
 
 def _trick() -> str:

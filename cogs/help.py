@@ -6,15 +6,15 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import render, replies
-from bot.client import CardTableBot
+from bot.app.client import CardTableBot
+from bot.ui import markup, replies
 from locales import _, say
 
 
 def help_embed(bot: CardTableBot) -> discord.Embed:
     uis = sorted(bot.game_uis.values(), key=lambda ui: ui.title)
     games = "\n".join(f"**/{ui.COMMAND}** — {ui.title}: {say(ui.BLURB)}" for ui in uis)
-    embed = discord.Embed(title=_("cardtable: card games with friends"), colour=render.COLOUR)
+    embed = discord.Embed(title=_("cardtable: card games with friends"), colour=markup.COLOUR)
     embed.description = "\n\n".join((
         _("Play a card game right here in the channel."),
         games or _("No game is available right now."),
@@ -43,7 +43,7 @@ def help_embed(bot: CardTableBot) -> discord.Embed:
         _("**Server managers**: `/settings` chooses the language, turn timer, channels, "
           "threads and house rules of new tables."),
     ))
-    return render.fit_embed(embed)
+    return markup.fit_embed(embed)
 
 
 class Help(commands.Cog):

@@ -24,9 +24,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import answers, render, replies
-from bot.client import CardTableBot
+from bot.app.client import CardTableBot
 from bot.storage import GameSummary, SeatResult, Store
+from bot.ui import answers, markup, replies
 from cogs.leaderboard import game_choices, game_title, where_text
 from locales import _
 
@@ -66,7 +66,7 @@ class Query:
 
 
 def seat_text(seat: SeatResult) -> str:
-    name = discord.utils.escape_markdown(render.clip(seat.name or "?", NAME_WIDTH))
+    name = discord.utils.escape_markdown(markup.clip(seat.name or "?", NAME_WIDTH))
     return (f"👑 **{name}** " if seat.won else f"{name} ") + f"{seat.points:+d}"
 
 
@@ -90,7 +90,7 @@ def game_line(game: GameSummary) -> str:
     head = f"`#{game.game_id}` **{game_title(game.game)}** · {when} · "
     seats = " · ".join(seat_text(s) for s in game.players)
     tail = "" if game.completed else f" · *{stopped_text()}*"
-    return head + render.clip(seats, LINE_LIMIT - len(head) - len(tail)) + tail
+    return head + markup.clip(seats, LINE_LIMIT - len(head) - len(tail)) + tail
 
 
 def option_for(game: GameSummary) -> discord.SelectOption:
@@ -106,15 +106,15 @@ def option_for(game: GameSummary) -> discord.SelectOption:
     else:
         # Translators: a finished game that nobody won
         result = _("won by nobody")
-    return discord.SelectOption(label=render.clip(f"#{game.game_id} {game_title(game.game)} · "
+    return discord.SelectOption(label=markup.clip(f"#{game.game_id} {game_title(game.game)} · "
                                                   f"{names}", 100),
-                                description=render.clip(f"{ended} · {result}", 100),
+                                description=markup.clip(f"{ended} · {result}", 100),
                                 value=str(game.game_id))
 
 
 def history_embed(title: str, games: list[GameSummary], before: int, older: int | None
                   ) -> discord.Embed:
-    embed = discord.Embed(title=render.clip(title, 256), colour=render.COLOUR)
+    embed = discord.Embed(title=markup.clip(title, 256), colour=markup.COLOUR)
     if games:
         embed.description = "\n".join(game_line(g) for g in games)
         # Translators: `python -m engine replay FILE` is a command: keep it as it is
@@ -127,7 +127,7 @@ def history_embed(title: str, games: list[GameSummary], before: int, older: int 
     else:
         embed.description = (_("No older games.") if before else
                              _("No games have been finished here yet."))
-    return render.fit_embed(embed)
+    return markup.fit_embed(embed)
 
 
 def history_view(query: Query, games: list[GameSummary], before: int, older: int | None

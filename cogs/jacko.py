@@ -6,10 +6,10 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from bot.client import CardTableBot
-from bot.gamecog import GameCog, add_game_cog
-from bot.games import GameUI, card_text, cards_text
+from bot.app.client import CardTableBot
+from bot.app.game_cog import GameCog, add_game_cog
 from bot.images import scene as pictures
+from bot.ui.game_ui import GameUI, card_text, cards_text
 from engine.cards import SUIT_LETTERS
 from engine.text import T
 from locales import _, _n

@@ -6,10 +6,10 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from bot.client import CardTableBot
-from bot.gamecog import GameCog, add_game_cog
-from bot.games import GameUI, card_text
+from bot.app.client import CardTableBot
+from bot.app.game_cog import GameCog, add_game_cog
 from bot.images import scene as pictures
+from bot.ui.game_ui import GameUI, card_text
 from engine.cards import RANK, RANK_LETTERS, RANK_TEXTS, SUIT_LETTERS, SUIT_SYMBOLS, parse_card
 from engine.text import T
 from locales import _, _c, _n, say

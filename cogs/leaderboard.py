@@ -25,11 +25,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import answers, render, replies
-from bot.client import CardTableBot
-from bot.pages import NAV_PATTERN, Page, nav_button, nav_view
-from bot.ratings import PROVISIONAL_GAMES
+from bot.app.client import CardTableBot
 from bot.storage import STARTING_CHIPS, ChipsRow, LeaderboardRow, Store
+from bot.storage.ratings import PROVISIONAL_GAMES
+from bot.ui import answers, markup, replies
+from bot.ui.pages import NAV_PATTERN, Page, nav_button, nav_view
 from engine.registry import available_games, game_class
 from engine.text import T
 from locales import _, _n, say
@@ -146,7 +146,7 @@ def player_name(name: str, user_id: int) -> str:
     """A stored name for a message (escaped, clipped); a mention when none is known."""
     if not name.strip():
         return f"<@{user_id}>"
-    return discord.utils.escape_markdown(render.clip(name, NAME_WIDTH))
+    return discord.utils.escape_markdown(markup.clip(name, NAME_WIDTH))
 
 
 # ------------------------------------------------------------------ ratings board
@@ -209,7 +209,7 @@ def mine_text(board: Board) -> str:
 def board_embed(board: Board) -> discord.Embed:
     # Translators: a leaderboard's title, followed by where its numbers come from
     title = _("{game} leaderboard", game=game_title(board.game)) + " · " + board.where
-    embed = discord.Embed(title=title, colour=render.COLOUR)
+    embed = discord.Embed(title=title, colour=markup.COLOUR)
     if board.rows:
         embed.description = "\n".join(board_line(r, board.viewer) for r in board.rows)
     else:
@@ -219,7 +219,7 @@ def board_embed(board: Board) -> discord.Embed:
         embed.add_field(name=_("Your rank"), value=mine_text(board), inline=False)
     players = _n("{n} player", "{n} players", board.page.total)
     embed.set_footer(text=f"{board.page.label()} · {players}\n{counting_note()}")
-    return render.fit_embed(embed)
+    return markup.fit_embed(embed)
 
 
 def board_view(board: Board) -> discord.ui.View | None:
@@ -291,7 +291,7 @@ async def load_chips(store: Store, guild_id: int, where: str, viewer: int,
 def chips_embed(board: ChipsBoard) -> discord.Embed:
     # Translators: the title of the chips board, followed by the server's name
     embed = discord.Embed(title=_("AttackJack chips") + " · " + board.where,
-                          colour=render.GOLD)
+                          colour=markup.GOLD)
     you = f" ⬅️ {you_text()}"
     lines = [f"**{r.rank}.** {player_name(r.name, r.user_id)} — {chips_text(r.balance)}"
              + (you if r.user_id == board.viewer else "") for r in board.rows]
@@ -302,7 +302,7 @@ def chips_embed(board: ChipsBoard) -> discord.Embed:
         embed.add_field(name=_("Your balance"), value=chips_text(board.balance) + where,
                         inline=False)
     embed.set_footer(text=f"{board.page.label()}\n{chips_note()}")
-    return render.fit_embed(embed)
+    return markup.fit_embed(embed)
 
 
 def chips_view(board: ChipsBoard) -> discord.ui.View | None:

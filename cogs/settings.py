@@ -4,8 +4,8 @@ Discord shows the group only to members with Manage Server (its default
 permission; a server may grant it to others in Integrations), and each command
 checks it again: whoever lacks Manage Server or Administrator is refused
 politely, whatever Discord let through. Every answer is private. The settings
-are kept per server in storage (``bot.server_settings``) and read by each
-``/<game> start`` (``bot.table_setup``); tables already open keep theirs.
+are kept per server in storage (``bot.config.server_settings``) and read by each
+``/<game> start`` (``bot.actions.table_setup``); tables already open keep theirs.
 """
 
 from __future__ import annotations
@@ -19,11 +19,12 @@ from discord import app_commands
 from discord.ext import commands
 
 import locales
-from bot import render, replies, server_settings
-from bot.client import CardTableBot
-from bot.durations import DurationError, describe_duration, parse_duration
-from bot.server_settings import ServerSettings, SettingError
+from bot.app.client import CardTableBot
+from bot.config import server_settings
+from bot.config.server_settings import ServerSettings, SettingError
 from bot.storage import Store
+from bot.table.durations import DurationError, describe_duration, parse_duration
+from bot.ui import markup, replies
 from cogs.leaderboard import game_choices, game_title
 from engine.core import OptionError
 from engine.registry import game_class
@@ -120,7 +121,7 @@ def settings_embed(settings: ServerSettings, interaction: discord.Interaction,
                    bot_default: float) -> discord.Embed:
     name = interaction.guild.name if interaction.guild is not None else ""
     embed = discord.Embed(title=_("Settings for new tables on {server}", server=name),
-                          colour=render.COLOUR)
+                          colour=markup.COLOUR)
     for label, value in (
             (_("Language"), language_text(settings, interaction)),
             (_("Turn timer"), timer_text(settings, bot_default)),
@@ -130,10 +131,10 @@ def settings_embed(settings: ServerSettings, interaction: discord.Interaction,
             (_("Channels"), channels_text(settings)),
             (_("Threads"), threads_text(settings)),
             (_("House rules"), all_rules_text(settings))):
-        embed.add_field(name=label, value=render.clip(value, 1024), inline=False)
+        embed.add_field(name=label, value=markup.clip(value, 1024), inline=False)
     embed.set_footer(text=_("Change them with /settings. Tables already open keep their "
                             "own."))
-    return render.fit_embed(embed)
+    return markup.fit_embed(embed)
 
 
 # -- the commands -------------------------------------------------------------------

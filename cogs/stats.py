@@ -12,9 +12,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import render, replies
-from bot.client import CardTableBot
+from bot.app.client import CardTableBot
 from bot.storage import GameStats, Store
+from bot.ui import markup, replies
 from cogs.leaderboard import (
     TROUBLE,
     Scope,
@@ -48,10 +48,10 @@ def stats_text(stats: GameStats) -> str:
 
 def stats_embed(name: str, where: str, stats: list[GameStats], game: str | None,
                 chips: int | None) -> discord.Embed:
-    shown = discord.utils.escape_markdown(render.clip(name, 64))
+    shown = discord.utils.escape_markdown(markup.clip(name, 64))
     # Translators: the title of /stats, followed by where the numbers come from
     embed = discord.Embed(title=_("Stats of {player}", player=shown) + " · " + where,
-                          colour=render.COLOUR)
+                          colour=markup.COLOUR)
     for entry in stats:
         embed.add_field(name=game_title(entry.game), value=stats_text(entry), inline=False)
     if not stats and game:
@@ -63,7 +63,7 @@ def stats_embed(name: str, where: str, stats: list[GameStats], game: str | None,
     if chips is not None:
         embed.add_field(name=_("AttackJack chips"), value=f"{chips:,}", inline=False)
     embed.set_footer(text=counting_note())
-    return render.fit_embed(embed)
+    return markup.fit_embed(embed)
 
 
 class Stats(commands.Cog):

@@ -3,7 +3,7 @@
 Docker itself is not run here; these are the promises the files make to each other:
 the image installs exactly the locked, hashed dependencies and then the project
 alone, runs as a user of its own, keeps the games on the volume compose mounts, and
-asks the health endpoint bot.health really serves.
+asks the health endpoint bot.app.health really serves.
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ import pytest
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
-from bot import health
-from bot.settings import load_settings
+from bot.app import health
+from bot.config.settings import load_settings
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -255,7 +255,7 @@ def test_the_games_live_on_the_volume_compose_mounts():
 
 
 def _health_path(command: list[str]) -> str:
-    assert command[:3] == ["python", "-m", "bot.health"], command
+    assert command[:3] == ["python", "-m", "bot.app.health"], command
     (path,) = command[3:] or [health.HEALTH_PATH]
     return path
 
@@ -266,7 +266,7 @@ def test_the_healthcheck_asks_the_path_bot_health_serves():
     options, _, command = check.partition(" CMD ")
     assert "--start-period=" in options and "--interval=" in options
     assert _health_path(exec_form(command)) == health.HEALTH_PATH
-    assert f'"{health.HEALTH_PATH}"' in (ROOT / "bot" / "health.py").read_text()
+    assert f'"{health.HEALTH_PATH}"' in (ROOT / "bot" / "app" / "health.py").read_text()
     env = _env(steps)
     settings = load_settings({"DISCORD_TOKEN": "t", **env})
     assert settings.health_port is not None and settings.health_host == "0.0.0.0"

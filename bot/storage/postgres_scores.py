@@ -21,8 +21,8 @@ from typing import Any
 
 import asyncpg  # type: ignore[import-untyped]  # asyncpg ships no type information
 
-from bot import ratings
-from bot.ratings import Rating
+from bot.storage.ratings import default_rating
+from bot.storage.ratings import Rating
 from bot.storage.results import (
     below_stake,
     humans_of,
@@ -180,7 +180,7 @@ async def _rate(conn: asyncpg.Connection, scope: int, game: str,
                 humans: list[SeatResult]) -> None:
     """Rate the human seats of one game in one scope, from their ratings locked."""
     users = [h.user_id for h in humans]
-    start = ratings.default_rating()
+    start = default_rating()
     await conn.execute(_ENSURE_RATINGS, scope, game, users, start.mu, start.sigma,
                        start.ordinal)
     rows = await conn.fetch(_LOCK_RATINGS, scope, game, users)
@@ -194,7 +194,7 @@ async def _rate(conn: asyncpg.Connection, scope: int, game: str,
 async def _count(conn: asyncpg.Connection, scope: int, game: str,
                  humans: list[SeatResult]) -> None:
     """Count a game for the human seats without touching their ratings."""
-    start = ratings.default_rating()
+    start = default_rating()
     await conn.execute(_COUNT, scope, game, [h.user_id for h in humans],
                        [int(h.won) for h in humans], [h.points for h in humans],
                        start.mu, start.sigma, start.ordinal)

@@ -17,8 +17,8 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 
-from bot import ratings
-from bot.ratings import Rating
+from bot.storage.ratings import default_rating, rate
+from bot.storage.ratings import Rating
 from bot.storage.rows import (
     GLOBAL_SCOPE,
     STARTING_CHIPS,
@@ -113,9 +113,9 @@ def new_ratings(known: Mapping[int, Rating], humans: Sequence[SeatResult]) -> li
     """The human seats' ratings after a rated game, in their order: from their ratings
     so far (``known``, by user id; a newcomer starts at the default). AI seats are not
     rated, so the places are those among the humans."""
-    before = [known.get(h.user_id) or ratings.default_rating() for h in humans
+    before = [known.get(h.user_id) or default_rating() for h in humans
               if h.user_id is not None]
-    return ratings.rate(before, [h.place for h in humans])
+    return rate(before, [h.place for h in humans])
 
 
 def below_stake(wanted: Sequence[int], balances: Mapping[int, int],

@@ -174,7 +174,7 @@ class FinishedGame:
     seats: list[SeatResult]
     table_id: str | None = None
     stakes: bool = False
-    hinted: bool = False  # a player asked for a hint (bot.hints): counted, never rated
+    hinted: bool = False  # a player asked for a hint (bot.features.hints): counted, never rated
 
 
 @dataclass(frozen=True)

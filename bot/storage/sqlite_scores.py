@@ -13,8 +13,8 @@ from typing import Any
 
 import aiosqlite
 
-from bot import ratings
-from bot.ratings import Rating
+from bot.storage.ratings import default_rating
+from bot.storage.ratings import Rating
 from bot.storage.results import (
     below_stake,
     humans_of,
@@ -156,7 +156,7 @@ async def _rate(conn: aiosqlite.Connection, scope: int, game: str,
 async def _count(conn: aiosqlite.Connection, scope: int, game: str,
                  humans: list[SeatResult]) -> None:
     """Count a game for the human seats without touching their ratings."""
-    start = ratings.default_rating()
+    start = default_rating()
     await conn.executemany(_UPSERT_COUNTS, [
         (scope, game, h.user_id, start.mu, start.sigma, start.ordinal, int(h.won), h.points)
         for h in humans])

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
-from bot import ratings
+from bot.storage.ratings import PROVISIONAL_GAMES
 from bot.storage.rows import (
     GLOBAL_SCOPE,
     CorruptTable,
@@ -152,7 +152,7 @@ def board_row(row: Row) -> LeaderboardRow:
         rank=int(row["rank"]), user_id=row["user_id"], name=row["name"], games=row["games"],
         wins=row["wins"], win_rate=win_rate(row["wins"], row["games"]),
         points=row["points"], mu=row["mu"], sigma=row["sigma"], ordinal=row["ordinal"],
-        provisional=row["rated_games"] < ratings.PROVISIONAL_GAMES)
+        provisional=row["rated_games"] < PROVISIONAL_GAMES)
 
 
 def stats_row(row: Row) -> GameStats:
@@ -161,5 +161,5 @@ def stats_row(row: Row) -> GameStats:
         game=row["game"], games=row["games"], wins=row["wins"],
         win_rate=win_rate(row["wins"], row["games"]), points=row["points"], mu=row["mu"],
         sigma=row["sigma"], ordinal=row["ordinal"],
-        provisional=row["rated_games"] < ratings.PROVISIONAL_GAMES, rank=int(row["rank"]),
+        provisional=row["rated_games"] < PROVISIONAL_GAMES, rank=int(row["rank"]),
         ranked_players=int(row["ranked"]))

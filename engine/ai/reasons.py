@@ -1,6 +1,6 @@
 """Why the ``easy`` rule of thumb plays a card: one short sentence for a hint.
 
-The Hint button (``bot.hints``) shows the Normal AI's suggestion. A search has
+The Hint button (``bot.features.hints``) shows the Normal AI's suggestion. A search has
 no reason to give in words, but the ``easy`` heuristic has: when it picks the
 same action, ``easy_reason`` says which of its rules picked it. It is honest by
 construction: it runs the heuristic itself, says nothing when the heuristic would

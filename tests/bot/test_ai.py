@@ -12,8 +12,8 @@ import time
 
 import pytest
 
-from bot.ai import AIRunner, seat_name
-from bot.tables import Table, TableError
+from bot.table.ai_runner import AIRunner, seat_name
+from bot.table.state import Table, TableError
 from engine.ai import choose_from_data
 from engine.jazz import Jazz
 from tests.bot.test_tables import HOST, lobby, play_until

@@ -1,4 +1,4 @@
-"""The AI pool (bot.ai_pool): how many workers, who runs next, what is dropped.
+"""The AI pool (bot.table.ai_pool): how many workers, who runs next, what is dropped.
 
 Jobs wait at a gate the test opens one at a time, so every assertion is about order
 (who started, who never ran), never about how long something took."""
@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from bot.ai import AIRunner, default_workers, table_seed
-from bot.ai_pool import AIPool, Dropped, FairQueue, Request
+from bot.table.ai_pool import AIPool, Dropped, FairQueue, Request
+from bot.table.ai_runner import AIRunner, default_workers, table_seed
 from engine.jazz import Jazz
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from bot.autoplay import simple_action
+from bot.table.autoplay import simple_action
 from engine import cards
 from engine.core import PASS, STOP
 from engine.registry import available_games, game_class

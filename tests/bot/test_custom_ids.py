@@ -8,7 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot import components, custom_ids, views
+from bot.app import components
+from bot.ui import buttons, custom_ids
 
 TABLE_IDS = st.text("0123456789abcdef", min_size=6, max_size=16)
 STEPS = st.integers(min_value=0, max_value=10**12 - 1)
@@ -48,10 +49,10 @@ def test_building_a_bad_id_raises():
 
 
 @pytest.mark.parametrize(("item", "text"), [
-    (views.LobbyButton, custom_ids.lobby("abcd1234", 3, "join")),
-    (views.HandButton, custom_ids.hand("abcd1234", 3)),
-    (views.MoveSelect, custom_ids.play("abcd1234", 3, 1)),
-    (views.ActButton, custom_ids.act("abcd1234", 3, "pass")),
+    (buttons.LobbyButton, custom_ids.lobby("abcd1234", 3, "join")),
+    (buttons.HandButton, custom_ids.hand("abcd1234", 3)),
+    (buttons.MoveSelect, custom_ids.play("abcd1234", 3, 1)),
+    (buttons.ActButton, custom_ids.act("abcd1234", 3, "pass")),
 ])
 def test_each_dynamic_item_claims_exactly_its_own_ids(item, text):
     # discord.py routes a click by fullmatch on the templates: exactly one must match.

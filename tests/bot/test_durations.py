@@ -6,7 +6,7 @@ import itertools
 
 import pytest
 
-from bot.durations import (
+from bot.table.durations import (
     DAY,
     HOUR,
     MINUTE,

@@ -14,8 +14,8 @@ import pytest_asyncio
 from discord import app_commands
 from discord.http import Route
 
-from bot.client import CardTableBot
-from bot.settings import Settings
+from bot.app.client import CardTableBot
+from bot.config.settings import Settings
 from bot.storage import Storage
 from tests.bot.clock import ManualClock
 from tests.cogs.harness import FAST, cheap_ai

@@ -7,8 +7,8 @@ import dataclasses
 import pytest
 from discord.ext import commands
 
-from bot import gamecog
-from bot.games import GameUI
+from bot.app import game_cog
+from bot.ui.game_ui import GameUI
 from engine.registry import available_games, game_class
 
 COGS = {"jazz": "cogs.jazz", "jacko": "cogs.jacko", "california_jack": "cogs.california_jack",
@@ -27,8 +27,8 @@ class FakeBot(commands.Bot):
 def start_options(game_id: str) -> dict[str, dict]:
     module = __import__(COGS[game_id], fromlist=["setup"])
     cog_class = next(v for v in vars(module).values()
-                     if isinstance(v, type) and issubclass(v, gamecog.GameCog)
-                     and v is not gamecog.GameCog)
+                     if isinstance(v, type) and issubclass(v, game_cog.GameCog)
+                     and v is not game_cog.GameCog)
     bot = FakeBot()
     cog = cog_class(bot)
     payload = cog.group.to_dict(bot.tree)
@@ -58,7 +58,7 @@ def test_every_engine_option_is_a_command_option_with_its_rules(game_id):
 def test_every_start_has_the_table_options(game_id):
     options = start_options(game_id)
     assert [c["value"] for c in options["hands"]["choices"]] == ["dm", "channel"]
-    # A duration in words (bot.durations): a string, checked by the bot, not by Discord.
+    # A duration in words (bot.table.durations): a string, checked by the bot, not by Discord.
     assert options["turn_timer"]["type"] == 3 and "min_value" not in options["turn_timer"]
 
 
@@ -75,14 +75,14 @@ def test_an_option_description_is_cut_to_100_with_its_default():
     class Long:
         wordy: int = dataclasses.field(default=3, metadata={"help": "w" * 150})
 
-    text = gamecog.option_description(dataclasses.fields(Long)[0])
+    text = game_cog.option_description(dataclasses.fields(Long)[0])
     assert len(text) == 100 and text.endswith("…")
 
 
 async def test_a_cog_whose_engine_is_missing_is_not_added(monkeypatch):
     from cogs.jazz import JazzCog
 
-    monkeypatch.setattr(gamecog, "available_games", lambda: ["jacko"])
+    monkeypatch.setattr(game_cog, "available_games", lambda: ["jacko"])
     bot = FakeBot()
-    await gamecog.add_game_cog(bot, JazzCog)
+    await game_cog.add_game_cog(bot, JazzCog)
     assert bot.cogs == {} and bot.tree.get_command("jazz") is None

@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 import aiohttp
 import pytest
 
-from bot import health
-from bot.health import CONTENT_TYPE, HEALTH_PATH, METRICS_PATH, HealthServer, Metrics
+from bot.app import health
+from bot.app.health import CONTENT_TYPE, HEALTH_PATH, METRICS_PATH, HealthServer, Metrics
 
 # -- a strict reader of the Prometheus text exposition format (version 0.0.4) ------------
 
@@ -314,7 +314,7 @@ def test_local_url(host, url):
     assert health.local_url(host, 80) == url
 
 
-# -- python -m bot.health: the container's HEALTHCHECK ----------------------------------
+# -- python -m bot.app.health: the container's HEALTHCHECK ----------------------------------
 
 
 async def _probe(*args: object) -> int:

@@ -1,4 +1,4 @@
-"""bot.hints without Discord: when a hint is allowed and offered, the checks of a click,
+"""bot.features.hints without Discord: when a hint is allowed and offered, the checks of a click,
 the mark it leaves on a table and its snapshot, the button in the hand's menu, and what
 a hinted game changes in storage."""
 
@@ -12,12 +12,14 @@ import re
 import discord
 import pytest
 
-from bot import components, hints, views
-from bot.endings import finished_game
-from bot.games import GameUI
-from bot.ratings import default_rating
+from bot.app import components
+from bot.features import hints
+from bot.play.endings import finished_game
 from bot.storage import SQLiteStorage, is_rated
-from bot.tables import StaleClick, Table, TableError
+from bot.storage.ratings import default_rating
+from bot.table.state import StaleClick, Table, TableError
+from bot.ui import buttons
+from bot.ui.game_ui import GameUI
 from engine import cards
 from engine.core import action_code
 from engine.jazz import Jazz
@@ -178,18 +180,18 @@ def custom_ids_of(view: discord.ui.View | None) -> list[str]:
 def test_the_hand_menu_gets_the_hint_button_only_when_asked():
     legal = ["2S", "3S", "pass"]
     assert not any(c.startswith("ct:hint:") for c in custom_ids_of(
-        views.hand_view("abcd1234", 4, legal)))
-    ids = custom_ids_of(views.hand_view("abcd1234", 4, legal, hint=True))
+        buttons.hand_view("abcd1234", 4, legal)))
+    ids = custom_ids_of(buttons.hand_view("abcd1234", 4, legal, hint=True))
     assert "ct:hint:abcd1234:4" in ids
-    assert views.hand_view("abcd1234", 4, [], hint=True) is None  # no menu, no hint
+    assert buttons.hand_view("abcd1234", 4, [], hint=True) is None  # no menu, no hint
 
 
 def test_the_hint_button_needs_a_row_with_room():
     every = [action_code(c) for c in (*cards.DECK, cards.JOKER)]  # five selects: no room
-    full = views.hand_view("abcd1234", 4, every, hint=True)
-    assert len(full.children) == views.MAX_ROWS
+    full = buttons.hand_view("abcd1234", 4, every, hint=True)
+    assert len(full.children) == buttons.MAX_ROWS
     assert not any(c.startswith("ct:hint:") for c in custom_ids_of(full))
-    with_keyword = views.hand_view("abcd1234", 4, [*every[:52], "pass"], hint=True)
+    with_keyword = buttons.hand_view("abcd1234", 4, [*every[:52], "pass"], hint=True)
     assert "ct:hint:abcd1234:4" in custom_ids_of(with_keyword)  # beside the Pass button
 
 

@@ -21,10 +21,11 @@ from PIL import Image
 
 import locales
 from benchmarks.images import states, ui_for
-from bot import images, render
+from bot import images
 from bot.images import cards as card_sprites
 from bot.images import draw, scene, text
 from bot.images.cards import SIZES, rank_text, sprite
+from bot.ui import markup
 from engine import cards, registry
 from engine.core import Game
 from tests.toy import SPEC as TOY
@@ -193,9 +194,9 @@ def test_the_attackjack_table_changes_when_a_card_is_taken():
 def test_a_hand_scene_shows_the_cards_in_the_text_order_with_the_legal_ones_marked():
     hand = ["2S", "AS", "TH", "KD", "3D"]
     rows = scene.suit_rows(hand, legal=["AS", "3D"])
-    text_lines = render.hand_lines(hand, ["AS", "3D"]).splitlines()
+    text_lines = markup.hand_lines(hand, ["AS", "3D"]).splitlines()
     for row, line in zip(rows, text_lines, strict=True):
-        shown = " ".join(("**%s**" if c.mark == "legal" else "%s") % render.label(c.code)[:-1]
+        shown = " ".join(("**%s**" if c.mark == "legal" else "%s") % markup.label(c.code)[:-1]
                          for c in row.cards)
         assert line == f"{row.label}  {shown or '—'}"
     assert [c.mark for r in rows for c in r.cards] == ["legal", "dim", "dim", "dim", "legal"]

@@ -8,8 +8,8 @@ import random
 
 import pytest
 
-from bot import host_controls
-from bot.tables import Table, TableError
+from bot.actions import host_controls
+from bot.table.state import Table, TableError
 from cogs.attackjack import AttackJackUI
 from cogs.california_jack import CaliforniaJackUI
 from cogs.jacko import JackoUI

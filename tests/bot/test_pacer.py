@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.pacer import EDIT, EDIT_SHARE, MESSAGE, Pacer
-from bot.posting import EditCoalescer
+from bot.ui.pacer import EDIT, EDIT_SHARE, MESSAGE, Pacer
+from bot.ui.poster import EditCoalescer
 
 WINDOW = 0.05  # short windows keep the tests fast; nothing here depends on the speed
 

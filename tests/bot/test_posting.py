@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.posting import EditCoalescer
+from bot.ui.poster import EditCoalescer
 
 
 async def test_edits_inside_the_interval_are_merged():

@@ -1,4 +1,4 @@
-"""bot.ratings: openskill's Plackett-Luce behind a small pure interface."""
+"""bot.storage.ratings: openskill's Plackett-Luce behind a small pure interface."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from openskill.models import PlackettLuce
 
-from bot.ratings import Rating, default_rating, dense_places, ordinal, rate
+from bot.storage.ratings import Rating, default_rating, dense_places, ordinal, rate
 
 NEW = default_rating()
 

@@ -1,5 +1,5 @@
-"""What follows a finished game, without Discord: the next table (bot.rematch), a series'
-standings (bot.series), their snapshot fields, the timer of a waiting deal, and the one
+"""What follows a finished game, without Discord: the next table (bot.features.rematch), a series'
+standings (bot.features.series), their snapshot fields, the timer of a waiting deal, and the one
 table storage keeps by id whatever its status."""
 
 from __future__ import annotations
@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from bot.rematch import fresh_seats, next_table, rematch_id
-from bot.seats import Seat
-from bot.series import counted, end_series_id
+from bot.features.rematch import fresh_seats, next_table, rematch_id
+from bot.features.series import counted, end_series_id
 from bot.storage import CorruptTable, Storage, TableRow
-from bot.tables import FINISHED, LOBBY, PLAYING, Table
-from bot.timers import next_due
+from bot.table.seats import Seat
+from bot.table.state import FINISHED, LOBBY, PLAYING, Table
+from bot.table.timers import next_due
 from tests.bot.test_storage import raw
 from tests.bot.test_tables import HOST, started
 

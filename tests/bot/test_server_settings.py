@@ -1,4 +1,4 @@
-"""bot.server_settings: the settings of a server, their plain data, parsing; their storage;
+"""bot.config.server_settings: the settings of a server, their plain data, parsing; their storage;
 the table fields they set."""
 
 from __future__ import annotations
@@ -9,9 +9,8 @@ from typing import Any
 
 import pytest
 
-from bot import server_settings
-from bot.durations import DAY
-from bot.server_settings import (
+from bot.config import server_settings
+from bot.config.server_settings import (
     MAX_CHANNELS,
     ServerSettings,
     SettingError,
@@ -20,7 +19,8 @@ from bot.server_settings import (
     parse_options,
 )
 from bot.storage import Storage
-from bot.tables import Table, TableError
+from bot.table.durations import DAY
+from bot.table.state import Table, TableError
 from engine.core import OptionError
 from engine.jacko import Jacko
 from engine.jazz import Jazz

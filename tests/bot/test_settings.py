@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from dotenv import dotenv_values
 
-from bot.settings import Settings, SettingsError, Timing, load_settings
+from bot.config.settings import Settings, SettingsError, Timing, load_settings
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -103,7 +103,7 @@ def test_settings_built_by_hand_keep_working_without_the_new_fields(tmp_path):
 
 
 def test_env_example_lists_every_setting_and_loads():
-    source = (ROOT / "bot" / "settings.py").read_text()
+    source = (ROOT / "bot" / "config" / "settings.py").read_text()
     read = set(re.findall(r'env\.get\("([A-Z_]+)"', source))
     example = dotenv_values(ROOT / ".env.example")
     assert read <= set(example), f"missing from .env.example: {read - set(example)}"

@@ -14,11 +14,11 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from bot.manager import TableManager
-from bot.settings import Shards
-from bot.step import Steps
+from bot.config.settings import Shards
 from bot.storage import PostgresStorage, TableRow, VersionConflict
-from bot.tables import StaleClick, Table
+from bot.table.manager import TableManager
+from bot.table.state import StaleClick, Table
+from bot.table.step import Steps
 from engine.core import Game, action_code
 from engine.jazz import Jazz
 from tests.bot.clock import ManualClock

@@ -7,9 +7,9 @@ import json
 
 import pytest
 
-from bot.nudges import check_nudge, nudge_gap, silence_needed
-from bot.posts import Posts
-from bot.tables import Table, TableError
+from bot.features.nudges import check_nudge, nudge_gap, silence_needed
+from bot.table.posts import Posts
+from bot.table.state import Table, TableError
 from engine.jazz import Jazz
 from locales import say
 from tests.bot.test_tables import HOST, started, user_to_act

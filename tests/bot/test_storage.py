@@ -21,7 +21,6 @@ from typing import Any
 
 import pytest
 
-from bot import ratings
 from bot.storage import (
     GLOBAL_SCOPE,
     MIGRATIONS,
@@ -41,6 +40,7 @@ from bot.storage import (
     TableExists,
     TableRow,
     VersionConflict,
+    ratings,
     split_statements,
 )
 from tests.bot.conftest import Database

@@ -19,7 +19,6 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from bot import ratings
 from bot.storage import (
     MIGRATIONS,
     PG_MIGRATIONS,
@@ -31,6 +30,7 @@ from bot.storage import (
     TableRow,
     load_migrations,
     migration_files,
+    ratings,
 )
 from bot.storage.postgres_migrate import MIGRATION_LOCK
 from tests.bot.conftest import Database

@@ -9,8 +9,8 @@ import random
 import pytest
 
 import locales
-from bot.table_lines import deal_reports
-from bot.tables import (
+from bot.table.lines import deal_reports
+from bot.table.state import (
     AWAY_AFTER,
     FINISHED,
     LOBBY,

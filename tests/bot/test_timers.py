@@ -5,8 +5,8 @@ from __future__ import annotations
 import asyncio
 import random
 
-from bot.tables import LOBBY, PLAYING, STOPPED, Table
-from bot.timers import TableTimers, next_due
+from bot.table.state import LOBBY, PLAYING, STOPPED, Table
+from bot.table.timers import TableTimers, next_due
 from engine.jazz import Jazz
 from tests.bot.clock import ManualClock
 

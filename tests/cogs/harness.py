@@ -15,10 +15,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot.ai import AIRunner
-from bot.client import CardTableBot
-from bot.settings import Settings, Timing
+from bot.app.client import CardTableBot
+from bot.config.settings import Settings, Timing
 from bot.storage import Storage
+from bot.table.ai_runner import AIRunner
 from engine import cards
 from engine.core import Game
 from tests.bot.clock import ManualClock

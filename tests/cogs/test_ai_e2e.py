@@ -8,7 +8,7 @@ import concurrent.futures
 import random
 from typing import Any
 
-from bot.ai import AIRunner
+from bot.table.ai_runner import AIRunner
 from engine.california_jack import CaliforniaJack
 from engine.jazz import Jazz
 from tests.bot.clock import ManualClock

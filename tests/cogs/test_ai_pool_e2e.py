@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from bot.ai import AIRunner, table_seed
+from bot.table.ai_runner import AIRunner, table_seed
 from tests.bot.clock import ManualClock
 from tests.bot.test_ai_pool import Gate, until
 from tests.cogs.harness import choose, idle, live_menu, make_bot, table_message

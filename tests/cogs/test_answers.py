@@ -19,9 +19,9 @@ from pathlib import Path
 
 import pytest
 
-from bot import answers
-from bot.ai import AIRunner
-from bot.presenter import SAVE_FAILED
+from bot.table.ai_runner import AIRunner
+from bot.ui import answers
+from bot.ui.presenter import SAVE_FAILED
 from tests.bot.clock import ManualClock
 from tests.cogs.harness import (
     GameDriver,

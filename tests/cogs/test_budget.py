@@ -12,9 +12,9 @@ import dataclasses
 import random
 from collections import Counter
 
-from bot.custom_ids import parse
-from bot.pacer import EDIT
-from bot.settings import Timing
+from bot.config.settings import Timing
+from bot.ui.custom_ids import parse
+from bot.ui.pacer import EDIT
 from tests.bot.clock import ManualClock
 from tests.cogs.harness import choose, idle, is_move, make_bot, my_hand_id, table_message
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser

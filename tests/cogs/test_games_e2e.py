@@ -47,7 +47,7 @@ async def test_full_game(fake_discord, tmp_path, monkeypatch, game_id, command, 
         assert fake.find_message(general, text="final result") or \
             fake.find_message(general, text="showdown")
         live = bot.croupier.manager.in_channel(general.id)
-        # The game is over; AttackJack is a series (bot.series): only its next deal waits.
+        # The game is over; AttackJack is a series (bot.features.series): only its next deal waits.
         assert live is None or (game_id == "attackjack" and live.game is None
                                 and live.series_start_at is not None)
         assert log.leaks() == []

@@ -9,9 +9,9 @@ import random
 import threading
 from typing import Any
 
-from bot import render
-from bot.ai import AIRunner, table_seed
-from bot.ratings import default_rating
+from bot.storage.ratings import default_rating
+from bot.table.ai_runner import AIRunner, table_seed
+from bot.ui import markup
 from engine.ai import choose_from_data
 from engine.ai.reasons import easy_reason
 from engine.core import action_code
@@ -81,7 +81,7 @@ async def test_a_hint_beside_an_ai_seat_is_the_normal_ais_legal_move_said_privat
         assert ix.ephemeral and ix.original.ephemeral_for is alice
         answer = ix.text()
         assert expected in legal
-        assert f"The Normal AI would play **{render.label(action_code(expected))}**." in answer
+        assert f"The Normal AI would play **{markup.label(action_code(expected))}**." in answer
         assert ("Why: " + reason in answer) if reason is not None else "Why:" not in answer
         assert "rating" not in answer  # a game with an AI seat was never rated
         # Marked, said on the table, and nobody's menu went stale: the move still plays.

@@ -3,7 +3,7 @@
 Games are stored straight through ``Store.record_game`` (what a finished table does),
 then the pages are read as a user sees them. Expected ratings come from openskill
 itself, rated game by game in this file, and the counts from the seeded results, so
-the test does not lean on ``bot.ratings`` or the storage queries it checks.
+the test does not lean on ``bot.storage.ratings`` or the storage queries it checks.
 """
 
 from __future__ import annotations
@@ -21,9 +21,9 @@ import discord
 import pytest
 from openskill.models import PlackettLuce
 
-from bot.client import CardTableBot
-from bot.pages import Page, nav_view
+from bot.app.client import CardTableBot
 from bot.storage import FinishedGame, SeatResult
+from bot.ui.pages import Page, nav_view
 from cogs.leaderboard import BOARD_TEMPLATE, CHIPS_TEMPLATE, board_id, chips_id
 from engine.registry import spec
 from tests.bot.clock import ManualClock

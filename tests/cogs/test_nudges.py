@@ -151,7 +151,7 @@ async def test_the_button_is_there_only_while_a_person_is_to_act(fake_discord, t
         labels = [b.get("label") for b in table.buttons()]
         assert labels[:2] == ["My hand", "Nudge"]
         assert next(b for b in table.buttons() if b.get("label") == "Nudge")[
-            "custom_id"] == f"ct:nudge:{bot.croupier.manager.in_channel(general.id).table_id}"
+            "custom_id"] == f"ct:nudge:{bot.app.croupier.manager.in_channel(general.id).table_id}"
         await (await fake.slash(users[0], general, "jazz stop")).wait_answered()
         await idle(bot)
         await fake.settle()

@@ -53,9 +53,9 @@ SLOW_SET_UP = """
 import asyncio
 import sys
 
-import bot.client
+import bot.app.client
 
-_set_up = bot.client.CardTableBot.setup_hook
+_set_up = bot.app.client.CardTableBot.setup_hook
 
 
 async def slow_set_up(self):
@@ -63,7 +63,7 @@ async def slow_set_up(self):
     await asyncio.sleep(1)
     await _set_up(self)
 
-bot.client.CardTableBot.setup_hook = slow_set_up
+bot.app.client.CardTableBot.setup_hook = slow_set_up
 """ + LAUNCHER
 
 # What the invite link must ask for (the permissions of the bot's role on the fake).

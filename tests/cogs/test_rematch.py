@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from bot.tables import Table
+from bot.table.state import Table
 from tests.cogs.harness import GameDriver, idle, make_bot, table_message, whose_turn
 from tests.cogs.test_leaderboard import bots_on
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser

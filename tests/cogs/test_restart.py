@@ -57,11 +57,11 @@ LAUNCHER = """
 import dataclasses
 import runpy
 
-import bot.settings
+import bot.config.settings
 
-FAST = bot.settings.Timing(pause=0, edit_interval=0, request_rate=1e9)
-_load = bot.settings.load_settings
-bot.settings.load_settings = lambda *a, **k: dataclasses.replace(_load(*a, **k), timing=FAST)
+FAST = bot.config.settings.Timing(pause=0, edit_interval=0, request_rate=1e9)
+_load = bot.config.settings.load_settings
+bot.config.settings.load_settings = lambda *a, **k: dataclasses.replace(_load(*a, **k), timing=FAST)
 runpy.run_module("bot", run_name="__main__", alter_sys=True)
 """
 

@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from bot import series
+from bot.features import series
 from bot.storage import STARTING_CHIPS
 from tests.bot.clock import ManualClock
 from tests.cogs.harness import FAST, idle, make_bot

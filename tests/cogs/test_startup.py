@@ -16,8 +16,8 @@ import discord
 import pytest
 from discord.voice_client import VoiceClient
 
-from bot import client as client_module
-from bot import lifecycle
+from bot.app import client as client_module
+from bot.app import lifecycle
 from tests.cogs.harness import make_bot
 from tests.cogs.test_commands import ALL
 from tests.cogs.test_process import NEEDED, READY, run_to_exit
@@ -215,10 +215,10 @@ async def test_a_former_dev_server_the_bot_left_is_forgotten(fake_discord, tmp_p
     async with fake.running(await dev_bot(path, guild)):
         pass
     fake.fail_next("PUT", "/applications/*/guilds/*/commands", status, code)  # bot removed
-    caplog.set_level(logging.WARNING, logger="bot.commandsync")
+    caplog.set_level(logging.WARNING, logger="bot.app.commandsync")
     async with fake.running(await dev_bot(path, None)) as bot:
         assert bot.is_ready()  # not fatal
-    [warning] = [r for r in caplog.records if r.name == "bot.commandsync"]
+    [warning] = [r for r in caplog.records if r.name == "bot.app.commandsync"]
     assert str(guild) in warning.getMessage() and str(status) in warning.getMessage()
     assert names(fake.world.commands[None]) == {"help", "jazz", "jacko", "californiajack",
                                                 "attackjack"}
@@ -234,7 +234,7 @@ async def test_a_former_dev_server_the_bot_left_is_forgotten(fake_discord, tmp_p
 async def test_the_ready_line_is_logged_once_with_name_servers_and_invite(
         fake_discord, tmp_path, caplog):
     fake = fake_discord
-    caplog.set_level(logging.INFO, logger="bot.lifecycle")
+    caplog.set_level(logging.INFO, logger="bot.app.lifecycle")
     bot = await make_bot(tmp_path / "db.sqlite", extensions={"cogs.help": None})
     readies = []
 
@@ -253,7 +253,7 @@ async def test_the_ready_line_is_logged_once_with_name_servers_and_invite(
         fake.invalidate_sessions()  # a new session, as after a long outage: READY again
         await fake.drop_connections()
         await fake.wait_for(lambda: len(readies) == 2, timeout=5)
-    lines = [r.getMessage() for r in caplog.records if r.name == "bot.lifecycle"
+    lines = [r.getMessage() for r in caplog.records if r.name == "bot.app.lifecycle"
              and "is ready" in r.getMessage()]
     assert len(lines) == 1
     found = READY.fullmatch(lines[0])

@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("bot", "cogs")
 MARKERS = {"_", "_n", "_c", "T", "TN", "TC"}
 # The slash commands' texts: ``bot.catalogues`` extracts them from the command tree the
-# bot registers, and ``bot.command_text.CatalogueTranslator`` gives Discord their
+# bot registers, and ``bot.ui.command_text.CatalogueTranslator`` gives Discord their
 # translations, so they are marked by where they are.
 COMMAND_CALLS = {"command", "Group", "group", "describe", "Choice", "Parameter",
                  "choices", "rename"}
@@ -33,10 +33,10 @@ PROGRAMMER_ERRORS = {"RuntimeError", "ValueError", "TypeError", "KeyError", "Ass
                      "StorageError", "MigrationFailed", "SchemaTooNew", "CommandSyncRefused",
                      "StorageBusy", "CorruptRecord"}
 OPERATOR_MODULES = {
-    "bot/settings.py": "environment settings: errors for the operator at start-up",
-    "bot/lifecycle.py": "start-up and shutdown lines on stderr for the operator",
-    "bot/health.py": "the metrics endpoint for monitoring",
-    "bot/commandsync.py": "command sync log lines",
+    "bot/config/settings.py": "environment settings: errors for the operator at start-up",
+    "bot/app/lifecycle.py": "start-up and shutdown lines on stderr for the operator",
+    "bot/app/health.py": "the metrics endpoint for monitoring",
+    "bot/app/commandsync.py": "command sync log lines",
     "bot/catalogues.py": "the catalogue maintenance tool",
     "bot/__main__.py": "the process entry point",
 }

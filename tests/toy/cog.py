@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from bot import render
-from bot.client import CardTableBot
-from bot.gamecog import GameCog, add_game_cog
-from bot.games import GameUI
+from bot.app.client import CardTableBot
+from bot.app.game_cog import GameCog, add_game_cog
+from bot.ui import markup
+from bot.ui.game_ui import GameUI
 
 
 class ToyUI(GameUI):
@@ -18,7 +18,7 @@ class ToyUI(GameUI):
     BLURB = "2–4 players, the toy game of the tests."
 
     def draw_table(self, view: dict[str, Any], names: Sequence[str]) -> str:
-        played = " · ".join(f"{render.label(t['card'])} {names[t['seat']]}"
+        played = " · ".join(f"{markup.label(t['card'])} {names[t['seat']]}"
                             for t in view["trick"])
         return f"**Trick**: {played or 'nothing yet'}"
 

@@ -1,0 +1,278 @@
+"""The slash commands every game shares: ``/<game> start|join|leave|hand|stop|rules|status``.
+
+``start`` parses the table's options once, into the engine's typed options, and
+opens a lobby; the others find the table in the channel and hand over to the
+lobby, the moves or the endings.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from typing import Any
+
+import discord
+
+import locales
+from bot.actions import table_setup
+from bot.actions.clicks import Clicks
+from bot.actions.lobby import Lobby
+from bot.actions.moves import Moves
+from bot.config import server_settings
+from bot.config.settings import Timing
+from bot.play.endings import Endings
+from bot.table.manager import TableManager
+from bot.table.state import HANDS_MODES, LOBBY, STOPPED, Table, TableError, new_table_id
+from bot.table.timers import Clock, TableTimers
+from bot.ui import markup, replies
+from bot.ui.board import Board, save_posts
+from bot.ui.game_ui import GameUI, game_status_text
+from bot.ui.languages import table_language
+from engine.core import OptionError, Options
+from engine.text import T
+from locales import _, _n, say
+
+log = logging.getLogger(__name__)
+
+# (Discord shows permission names in the reader's language; ours match its English ones.)
+REQUIRED_PERMISSIONS = (("view_channel", T("View Channel")),
+                        ("send_messages", T("Send Messages")),
+                        ("embed_links", T("Embed Links")))
+
+
+class Commands:
+    def __init__(self, manager: TableManager, clicks: Clicks, lobby: Lobby, moves: Moves,
+                 board: Board, endings: Endings, timers: TableTimers, uis: dict[str, GameUI],
+                 timing: Timing, clock: Clock, seed: int | None):
+        self.manager = manager
+        self.clicks = clicks
+        self.lobby = lobby
+        self.moves = moves
+        self.board = board
+        self.endings = endings
+        self.timers = timers
+        self.uis = uis
+        self.timing = timing
+        self.clock = clock
+        # Tables shuffle with their own Random; a seed (tests) makes every table reproducible.
+        self._seeds = random.Random(seed) if seed is not None else None
+
+    def _table_for(self, interaction: discord.Interaction, ui: GameUI) -> Table:
+        table = self.manager.in_channel(interaction.channel_id or 0)
+        if table is None:
+            start = f"`/{ui.COMMAND} start`"
+            raise TableError(T("There is no table in this channel. Open one with {command}.",
+                               command=start))
+        if table.game_id != ui.GAME_ID:
+            other = self.uis[table.game_id]
+            command = f"`/{other.COMMAND}`"
+            raise TableError(T("The table in this channel plays {game}: use {command} here.",
+                               game=other.title, command=command))
+        return table
+
+    async def open_table(self, interaction: discord.Interaction, ui: GameUI,
+                         raw_options: dict[str, Any], hands: str | None,
+                         turn_timer: int | None, images: bool | None = None,
+                         language: str | None = None) -> None:
+        """``/<game> start``: a lobby in this channel, its opener seated as host.
+
+        ``turn_timer`` is in seconds (0: no timer; None: not given)."""
+        channel_id = interaction.channel_id or 0
+        settings = await server_settings.read(self.manager.store, interaction.guild_id)
+        threaded = table_setup.opens_thread(settings, interaction)
+        problem = (table_setup.channel_refusal(settings, interaction)
+                   or self._start_problem(interaction, channel_id, threaded))
+        options: Options | None = None
+        if problem is None:
+            try:
+                options = ui.ENGINE.OPTIONS.from_dict(table_setup.with_house_rules(
+                    settings, ui.GAME_ID, ui.ENGINE.OPTIONS, raw_options))
+            except OptionError as error:
+                problem = say(error)
+        if problem is not None or options is None:
+            await replies.reply(interaction, problem)
+            return
+        thread = await table_setup.open_thread(interaction, ui.title) if threaded else None
+        if threaded and thread is None:
+            await replies.reply(interaction, _("I could not open a thread for the game just "
+                                               "now, so no table was opened. Please try "
+                                               "again."))
+            return
+        table = self._new_table(interaction, ui, options, hands, turn_timer)
+        if turn_timer is None:  # none given: the server's default timer, else the bot's
+            table.turn_timer = table_setup.turn_timer(settings, table.turn_timer)
+        if thread is not None:  # the game's own thread
+            table.channel_id, table.channel_name = thread.id, thread.name
+        table.language = table_language(interaction, language or settings.language)
+        table.ai_allowed, table.hints_allowed = settings.ai_allowed, settings.hints_allowed
+        # Pictures need Attach Files: without it they are left out, and the text says so.
+        wanted = settings.images if images is None else images
+        table.images = wanted and can_attach(interaction)
+        try:
+            await self.manager.open(table)
+        except TableError as error:  # another start in this channel got there first
+            await replies.reply(interaction, say(error))
+            return
+        except Exception as error:  # storage trouble
+            log.warning("cannot open a table in %s: %s", channel_id, error)
+            await replies.reply(interaction, _("I could not open a table here just now. "
+                                               "Please try again."))
+            return
+        message = await self.board.post(table)
+        if message is None:
+            table.status = STOPPED
+            await self.manager.close(table)
+            await replies.reply(interaction, _("I could not post in this channel, so no "
+                                               "table was opened. Check my permissions "
+                                               "here."))
+            return
+        await save_posts(self.manager, table)
+        self.timers.schedule(table)
+        opened = _("Your {game} table is open: {link}\nFriends press **Join**; you press "
+                   "**Start** when {players} players are seated.", game=ui.title,
+                   link=message.jump_url, players=table.player_range())
+        if wanted and not table.images:
+            opened += "\n" + _("Pictures are off at this table: I lack the Attach Files "
+                               "permission here.")
+        await replies.reply(interaction, opened)
+
+    def _start_problem(self, interaction: discord.Interaction, channel_id: int,
+                       threaded: bool = False) -> str | None:
+        # A table in a thread of its own cannot meet one in this channel.
+        existing = None if threaded else self.manager.in_channel(channel_id)
+        if existing is not None:
+            where = markup.jump_url(existing.guild_id, existing.channel_id,
+                                    existing.posts.message_id)
+            return _("There is already a table of {game} in this channel: {link}\nOne game "
+                     "at a time per channel; a thread counts as its own channel.",
+                     game=existing.title, link=where)
+        missing = missing_permissions(interaction, threaded)
+        if missing:
+            return _n("I cannot run a table here: I am missing the permission {permissions} "
+                      "in this channel. Ask a moderator to grant it, or start the game in "
+                      "another channel.",
+                      "I cannot run a table here: I am missing the permissions {permissions} "
+                      "in this channel. Ask a moderator to grant them, or start the game in "
+                      "another channel.", len(missing), permissions=", ".join(missing))
+        return None
+
+    def table_rng(self) -> random.Random | None:
+        """A new table's own Random when a seed was given (tests), else None (its default)."""
+        return random.Random(self._seeds.getrandbits(64)) if self._seeds is not None else None
+
+    def _new_table(self, interaction: discord.Interaction, ui: GameUI, options: Options,
+                   hands: str | None, turn_timer: int | None) -> Table:
+        now = self.clock.now()
+        user = interaction.user
+        channel = interaction.channel
+        rng = self.table_rng()
+        table = Table(
+            table_id=new_table_id(), game_id=ui.GAME_ID, engine=ui.ENGINE,
+            guild_id=interaction.guild_id, channel_id=interaction.channel_id or 0,
+            host_id=user.id, created_at=now, options=options,
+            hands=hands if hands in HANDS_MODES else "dm",
+            # Seconds (bot.table.durations.parse_duration), 0 = off; None: not given.
+            turn_timer=float(turn_timer if turn_timer is not None else self.timing.turn_timer),
+            lobby_idle=self.timing.lobby_idle,
+            guild_name=interaction.guild.name if interaction.guild else "",
+            channel_name=getattr(channel, "name", "") or "", last_activity=now)
+        if rng is not None:
+            table.rng = rng
+        table.join(user.id, user.display_name, now)
+        return table
+
+    async def lobby_command(self, interaction: discord.Interaction, ui: GameUI,
+                            action: str) -> None:
+        """``/<game> join`` and ``leave``: as the lobby's buttons, from anywhere in the channel."""
+        try:
+            table = self._table_for(interaction, ui)
+        except TableError as error:
+            await replies.reply(interaction, say(error))
+            return
+        await self.lobby.click(interaction, table.table_id, table.step, action, via_command=True)
+
+    async def hand_command(self, interaction: discord.Interaction, ui: GameUI) -> None:
+        try:
+            table = self._table_for(interaction, ui)
+        except TableError as error:
+            await replies.reply(interaction, say(error))
+            return
+        await self.moves.hand_click(interaction, table.table_id)
+
+    async def status_command(self, interaction: discord.Interaction, ui: GameUI) -> None:
+        try:
+            table = self._table_for(interaction, ui)
+        except TableError as error:
+            await replies.reply(interaction, say(error))
+            return
+        link = markup.jump_url(table.guild_id, table.channel_id, table.posts.message_id)
+        if table.status == LOBBY or table.game is None:
+            embed = ui.lobby_embed(table)
+        else:
+            embed = ui.table_embed(table, table.game.public_view())
+        await replies.reply(interaction, _("{status} Table: {link}",
+                                           status=game_status_text(table, ui), link=link),
+                            embed=embed)
+
+    async def rules_command(self, interaction: discord.Interaction, ui: GameUI) -> None:
+        table = self.manager.in_channel(interaction.channel_id or 0)
+        options = table.options if table is not None and table.game_id == ui.GAME_ID else None
+        embed = discord.Embed(title=_("{game}: the rules", game=ui.title), colour=ui.COLOUR,
+                              description=ui.rules_text(options))
+        if options is not None and table is not None:
+            embed.set_footer(text=_("Options shown are this table's ({table}).",
+                                    table=table.table_id))
+        await replies.reply(interaction, embed=markup.fit_embed(embed))
+
+    async def stop_command(self, interaction: discord.Interaction, ui: GameUI) -> None:
+        """``/<game> stop``: the host, or anyone who may manage messages here."""
+        try:
+            table = self._table_for(interaction, ui)
+        except TableError as error:
+            await replies.reply(interaction, say(error))
+            return
+        user = interaction.user
+        if user.id != table.host_id and not interaction.permissions.manage_messages:
+            await replies.reply(interaction, _("Only the host, {host}, or someone who may "
+                                               "manage messages here can stop this table.",
+                                               host=table.host_name))
+            return
+        async with self.clicks.table(interaction, None, table=table,
+                                     channel_bound=False) as found:
+            if found is None:
+                return
+            await self.endings.stop(found, user.id,
+                                    T("The table was stopped by {player}.",
+                                      player=user.display_name))
+        with locales.speaking(table.language):  # the channel reads it
+            stopped = _("{player} stopped the {game} table.", player=user.mention,
+                        game=ui.title)
+        await replies.reply(interaction, stopped, ephemeral=False)
+
+
+def bot_permissions(interaction: discord.Interaction) -> discord.Permissions:
+    """The bot's permissions in the interaction's channel."""
+    # Discord computes the bot's permissions in the channel (threads included) and sends
+    # them with every interaction; the cache is only a fallback if they are missing.
+    perms = interaction.app_permissions
+    channel, guild = interaction.channel, interaction.guild
+    if perms.value == 0 and guild is not None and isinstance(
+            channel, discord.abc.GuildChannel | discord.Thread):
+        perms = channel.permissions_for(guild.me)
+    return perms
+
+
+def can_attach(interaction: discord.Interaction) -> bool:
+    return bot_permissions(interaction).attach_files
+
+
+def missing_permissions(interaction: discord.Interaction, threaded: bool = False) -> list[str]:
+    """The permissions a table needs that the bot lacks in the interaction's channel
+    (``threaded``: in a thread it opens there)."""
+    perms, channel = bot_permissions(interaction), interaction.channel
+    needed = list(REQUIRED_PERMISSIONS)
+    if isinstance(channel, discord.Thread) or threaded:
+        needed[1] = ("send_messages_in_threads", T("Send Messages in Threads"))
+    if threaded:
+        needed.append(("create_public_threads", T("Create Public Threads")))
+    return [say(label) for attr, label in needed if not getattr(perms, attr)]

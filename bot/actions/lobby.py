@@ -1,0 +1,171 @@
+"""The lobby: Join, Leave, Add/Remove AI, Cancel and Start, by button or slash command.
+
+Each is one step through the kernel (so a failed save changes nothing). A click
+on the lobby redraws it in the answer itself (one API call); a slash command
+edits the lobby message and answers on its own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import discord
+
+from bot.actions.clicks import Clicks
+from bot.play.driver import Driver
+from bot.play.endings import Endings
+from bot.storage import Store
+from bot.table.state import LOBBY, PLAYING, Table, TableError
+from bot.table.step import Steps
+from bot.table.timers import Clock
+from bot.ui import replies
+from bot.ui.board import Board, save_posts
+from bot.ui.game_ui import GameUI
+from bot.ui.hands import Hands
+from engine.text import T, Text
+from locales import _, say, speaking
+
+EVERYBODY_LEFT = T("Everybody left, so the lobby closed.")
+
+
+class Lobby:
+    def __init__(self, clicks: Clicks, steps: Steps, board: Board, hands: Hands,
+                 endings: Endings, driver: Driver, store: Store, uis: dict[str, GameUI],
+                 clock: Clock):
+        self.clicks = clicks
+        self.steps = steps
+        self.board = board
+        self.hands = hands
+        self.endings = endings
+        self.driver = driver
+        self.store = store
+        self.uis = uis
+        self.clock = clock
+
+    async def click(self, interaction: discord.Interaction, table_id: str, step: int,
+                    action: str, via_command: bool = False) -> None:
+        async with self.clicks.table(interaction, table_id,
+                                     channel_bound=not via_command) as table:
+            if table is None:
+                return
+            try:
+                await self._act(interaction, table, step, action, via_command)
+            except TableError as error:
+                await replies.reply(interaction, say(error))
+
+    async def _act(self, interaction: discord.Interaction, table: Table, step: int,
+                   action: str, via_command: bool) -> None:
+        user, now = interaction.user, self.clock.now()
+        if action == "cancel":
+            if table.status != LOBBY:
+                raise TableError(T("The game has already started: use the stop command "
+                                   "instead."))
+            if user.id != table.host_id:
+                raise TableError(T("Only the host, {host}, can cancel this lobby.",
+                                   host=table.host_name))
+            await self._cancel(interaction, table,
+                               T("{player} cancelled the lobby.", player=user.display_name),
+                               via_command)
+            return
+        if action == "start":
+            if step != table.step and table.status == LOBBY:
+                raise TableError(T("The lobby just changed: check who is seated and press "
+                                   "Start again."))
+            await self._start(interaction, table)
+            return
+        notes: list[Text] = []
+
+        def change(t: Table) -> None:
+            if action == "join":
+                t.join(user.id, user.display_name, now)
+                notes.append(T("You joined the table."))
+            elif action == "leave":
+                notes.append(EVERYBODY_LEFT if t.leave(user.id, now) == "empty"
+                             else T("You left."))
+            elif action == "ai-remove":
+                t.remove_ai(user.id, now)
+                notes.append(T("You removed an AI player."))
+            elif action.startswith("ai-"):
+                t.add_ai(user.id, action.removeprefix("ai-"), now)
+                notes.append(T("You seated {player}.", player=t.seats[-1].name_text))
+            else:
+                raise TableError(T("That button does nothing."))
+
+        outcome = await self.steps.apply(table, change)
+        if outcome.refusal is not None:
+            raise outcome.refusal
+        if outcome.failed:
+            raise TableError(T("Something went wrong; nothing was changed. Please try again."))
+        if notes == [EVERYBODY_LEFT]:
+            await self._cancel(interaction, table, EVERYBODY_LEFT, via_command)
+            return
+        if table.status == PLAYING:  # leaving a running game: the bot plays that seat
+            await replies.reply(interaction, _("You left the game: I will play your seat until "
+                                               "the end. Press **My hand** to take it back."))
+            await self.board.request_edit(table)
+            self.driver.settle(table)
+            return
+        self.driver.timers.schedule(table)
+        await self._show(interaction, table, via_command, notes[0])
+
+    async def _show(self, interaction: discord.Interaction, table: Table, via_command: bool,
+                    note: Text) -> None:
+        if via_command:  # a slash command: edit the lobby message, then answer
+            await self.board.edit(table)
+            await replies.reply(interaction, say(note))
+        else:  # a click on the lobby itself: redraw it in the response (one API call)
+            await replies.update(interaction, **self.board.message(table))
+
+    async def _cancel(self, interaction: discord.Interaction, table: Table, why: Text,
+                      via_command: bool) -> None:
+        """Close the lobby; ``why`` is kept on it (said in the table's language)."""
+        await self.endings.close_lobby(table, why)
+        if via_command:
+            await self.board.edit(table)
+            await replies.reply(interaction, say(why))
+        else:
+            await replies.update(interaction, **self.board.message(table))
+
+    async def _start(self, interaction: discord.Interaction, table: Table) -> None:
+        ui = self.uis[table.game_id]
+        await self.start_game(table, interaction.user.id)
+        with speaking(table.language):  # the lobby message: the channel reads it
+            names = ", ".join(table.names)
+            started = discord.Embed(
+                title=_("{game} has started", game=ui.title), colour=ui.COLOUR,
+                description=_("Players, in seat order: {players}. The table is just below.",
+                              players=names))
+        await replies.update(interaction, content=None, view=None, embed=started)
+        await self.show_start(table)
+
+    async def start_game(self, table: Table, user_id: int,
+                         also: Callable[[Table], None] | None = None) -> None:
+        """``user_id`` starts the game and its first deal, in one step (``also`` changes
+        the table in that step too); ``TableError`` if refused or not saved. The caller
+        holds the table's lock (a click, or ``bot.features.rematch``/``bot.features.series``)."""
+        ui, now = self.uis[table.game_id], self.clock.now()
+        if user_id == table.host_id and table.count_fits:
+            problem = await ui.start_problem(table, self.store)
+            if problem:
+                raise TableError(problem)
+
+        def start(t: Table) -> None:
+            t.start(user_id, now)
+            t.run_automation("deal", now)  # the first deal, dealt at once
+            if also is not None:
+                also(t)
+
+        outcome = await self.steps.apply(table, start)
+        if outcome.refusal is not None:
+            raise outcome.refusal
+        if outcome.failed:
+            raise TableError(T("Something went wrong while starting; please press Start "
+                               "again."))
+
+    async def show_start(self, table: Table, ping: bool = True) -> None:
+        """A game just started: the table message (pinging the players), timers, hands."""
+        await self.board.post(table, ping=ping)
+        self.driver.timers.schedule(table)
+        await self.hands.send_all(table, tell_first=not ping)  # a ping names who plays first
+        await save_posts(self.steps.manager, table)  # the table message, the DM channels
+        self.driver.kick(table)

@@ -1,0 +1,76 @@
+"""A server's settings applied to a new table (``/<game> start``, ``bot.actions.commands``).
+
+Where games may be opened, whether each one gets a thread of its own, and the
+defaults under what the start command gives: the language (start option >
+server setting > Discord's preferred locale), the turn timer, pictures and the
+house rules. The settings are read once per start; storage trouble opens the
+table with the bot's own defaults (``server_settings.read`` logs it).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, Final
+
+import discord
+
+from bot.config.server_settings import ServerSettings
+from bot.ui import markup
+from engine.core import OptionError, Options
+from locales import _
+
+log = logging.getLogger(__name__)
+
+THREAD_NAME_LIMIT = 100  # Discord: a channel's name
+THREAD_ARCHIVE_MINUTES: Final = 10080  # a week without messages (timers run up to 14 days)
+
+
+def channel_refusal(settings: ServerSettings, interaction: discord.Interaction) -> str | None:
+    """Why a game may not be opened in the interaction's channel (None: it may)."""
+    channel = interaction.channel
+    parent = channel.parent_id if isinstance(channel, discord.Thread) else None
+    if settings.allows_channel(interaction.channel_id or 0, parent):
+        return None
+    where = ", ".join(f"<#{c}>" for c in settings.channels)
+    return _("On this server, games are opened only in: {channels}. Nothing was opened "
+             "here.", channels=where)
+
+
+def opens_thread(settings: ServerSettings, interaction: discord.Interaction) -> bool:
+    """Whether the table goes into a new thread: the setting is on and the command came
+    from a text channel (in a thread already, the table opens there)."""
+    return settings.threads and isinstance(interaction.channel, discord.TextChannel)
+
+
+def with_house_rules(settings: ServerSettings, game_id: str, options_class: type[Options],
+                     given: dict[str, Any]) -> dict[str, Any]:
+    """The start's options over the server's house rules for the game. House rules the
+    game no longer takes (its options changed since they were set) are left out, logged."""
+    rules = settings.rules_for(game_id)
+    if rules:
+        try:
+            options_class.from_dict(rules)
+        except OptionError as error:
+            log.warning("the house rules %s of %s no longer fit: %s", rules, game_id, error)
+            rules = {}
+    return {**rules, **given}
+
+
+def turn_timer(settings: ServerSettings, bot_default: float) -> float:
+    """The turn timer of a table whose start gave none, in seconds (0: off)."""
+    return float(settings.turn_timer if settings.turn_timer is not None else bot_default)
+
+
+async def open_thread(interaction: discord.Interaction, title: str) -> discord.Thread | None:
+    """A public thread for the game ("Jazz · Alice") in the interaction's text channel;
+    None if Discord refused (logged)."""
+    channel = interaction.channel
+    if not isinstance(channel, discord.TextChannel):
+        return None
+    name = markup.clip(f"{title} · {interaction.user.display_name}", THREAD_NAME_LIMIT)
+    try:
+        return await channel.create_thread(name=name, type=discord.ChannelType.public_thread,
+                                           auto_archive_duration=THREAD_ARCHIVE_MINUTES)
+    except discord.HTTPException as error:
+        log.warning("cannot open a thread in channel %s: %s", channel.id, error)
+        return None

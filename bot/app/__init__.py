@@ -1,0 +1,1 @@
+"""The program: the Discord client, the wiring of every part, start-up, health."""

@@ -1,0 +1,286 @@
+"""The croupier runs every table: it wires the parts together and brings tables back.
+
+Where each job lives:
+
+* ``bot.actions.clicks`` — the preamble of every click (find the table, check it, lock it);
+* ``bot.table.step`` — the kernel: check, apply, save once with its version, roll back;
+* ``bot.ui.presenter`` — an outcome as Discord messages (``bot.ui.board``: the table
+  message; ``bot.ui.hands``: the players' hands);
+* ``bot.actions.lobby``, ``bot.actions.moves``, ``bot.actions.commands`` — what players click and type;
+* ``bot.play.driver`` — the bot's own moves; ``bot.play.deadlines`` — turn timers;
+* ``bot.play.endings`` — results, records, closing a table;
+* ``bot.actions.visits`` — a DM click on a table another process drives (shards).
+
+With several processes on one PostgreSQL (``Settings.shards``), each drives the
+tables of its own shards that it could claim, looks every ``Timing.takeover_every``
+seconds for tables of its shards whose process stopped, and catches up
+(``caught_up``) when another process announces a step it saved on one of its tables.
+
+Discord errors are logged and absorbed (``bot.ui.poster.Poster``): a table never
+crashes on them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Sequence
+
+import discord
+
+from bot.actions.clicks import Clicks
+from bot.actions.commands import Commands
+from bot.actions.host_controls import HostControls
+from bot.actions.lobby import Lobby
+from bot.actions.moves import Moves
+from bot.actions.visits import Visits
+from bot.app.health import Metrics
+from bot.config.settings import Shards, Timing
+from bot.features.hints import Hints
+from bot.features.nudges import Nudges
+from bot.features.rematch import Rematches
+from bot.features.series import Series
+from bot.play.deadlines import Deadlines
+from bot.play.driver import Driver
+from bot.play.endings import Endings
+from bot.storage import Store, TableChange
+from bot.table.ai_runner import AIRunner
+from bot.table.manager import TableManager
+from bot.table.state import PLAYING, Table
+from bot.table.step import Steps
+from bot.table.tasks import TableTasks
+from bot.table.timers import Clock, TableTimers
+from bot.ui.board import Board, save_posts
+from bot.ui.game_ui import GameUI
+from bot.ui.hands import Hands
+from bot.ui.pacer import Pacer
+from bot.ui.poster import Poster
+from bot.ui.presenter import Presenter
+from engine.core import Game
+from engine.text import T
+
+log = logging.getLogger(__name__)
+
+
+class Croupier:
+    def __init__(self, client: discord.Client, store: Store, uis: dict[str, GameUI],
+                 timing: Timing, clock: Clock, seed: int | None = None,
+                 ai: AIRunner | None = None, metrics: Metrics | None = None,
+                 shards: Shards | None = None, ai_workers: int | None = None):
+        self.store = store
+        self.uis = uis
+        self.clock = clock
+        self.timing = timing
+        self.shards = shards or Shards()
+        self.manager = TableManager(store, self._engine_of)
+        self.steps = Steps(self.manager, clock, timing.lock_patience, metrics)
+        self.steps.on_stale = self._stale
+        self._noticed: dict[str, int] = {}  # per table: the latest change announced to us
+        self.poster = Poster(client, Pacer(timing.request_rate))
+        self.tasks = TableTasks()
+        self.ai = ai if ai is not None else AIRunner(workers=ai_workers)
+        self.board = Board(self.poster, self.manager, uis, timing, clock)
+        readers = getattr(client, "readers", None)
+        self.hands = Hands(self.poster, uis,
+                           readers.of if readers is not None else lambda user_id: "en")
+        self.presenter = Presenter(self.poster, self.manager, uis, self.board, self.hands)
+        self.timers = TableTimers(clock, self._on_due)
+        self.endings = Endings(store, self.manager, self.poster, self.board, uis, self.timers,
+                               self.tasks, clock)
+        self.driver = Driver(self.steps, self.presenter, self.endings, self.tasks, self.timers,
+                             self.ai, uis, timing, clock)
+        self.deadlines = Deadlines(self.steps, self.manager, self.presenter, self.board,
+                                   self.hands, self.endings, self.driver, self.poster, clock)
+        self.clicks = Clicks(self.manager, self.steps)
+        self.lobby = Lobby(self.clicks, self.steps, self.board, self.hands, self.endings,
+                           self.driver, store, uis, clock)
+        self.visits = Visits(store, self.presenter)  # DM clicks of other shards'
+        self.moves = Moves(self.clicks, self.steps, self.presenter, self.board, self.hands,
+                           self.driver, self.visits, clock)
+        self.hints = Hints(self.clicks, self.steps, self.board, self.ai,  # the Hint button
+                           self.visits)
+        # The table's Nudge button (bot.features.nudges).
+        self.nudges = Nudges(self.clicks, self.steps, self.manager, self.hands, clock)
+        self.commands = Commands(self.manager, self.clicks, self.lobby, self.moves, self.board,
+                                 self.endings, self.timers, uis, timing, clock, seed)
+        # The host's lobby controls: remove a player, change the options (bot.actions.host_controls).
+        self.host_controls = HostControls(self.clicks, self.steps, self.board, self.timers,
+                                          uis, clock)
+        # What follows a finished game: a rematch, a series' next deal (bot.features.rematch, .series).
+        self.rematches = Rematches(self.manager, store, self.lobby, self.endings, uis, clock,
+                                   self.commands.table_rng)
+        self.series = Series(self.manager, self.steps, self.clicks, self.lobby, self.endings,
+                             self.rematches, self.poster, self.timers, store, uis, timing, clock)
+        self.endings.sequel = self.series
+
+    def _engine_of(self, game_id: str) -> type[Game] | None:
+        ui = self.uis.get(game_id)
+        return ui.ENGINE if ui is not None else None
+
+    async def _on_due(self, table_id: str, kind: str) -> None:
+        if kind == "series":  # a series' next deal starts (bot.features.series)
+            await self.series.due(table_id)
+            return
+        await self.deadlines.on_due(table_id, kind)
+
+    # -- what the components and commands call ---------------------------------------
+
+    async def lobby_click(self, interaction: discord.Interaction, table_id: str, step: int,
+                          action: str) -> None:
+        await self.lobby.click(interaction, table_id, step, action)
+
+    async def hand_click(self, interaction: discord.Interaction, table_id: str) -> None:
+        await self.moves.hand_click(interaction, table_id)
+
+    async def move_click(self, interaction: discord.Interaction, table_id: str, step: int,
+                         code: str) -> None:
+        await self.moves.move_click(interaction, table_id, step, code)
+
+    async def host_click(self, interaction: discord.Interaction, table_id: str, step: int,
+                         kind: str, option: str, values: Sequence[str]) -> None:
+        await self.host_controls.click(interaction, table_id, step, kind, option, values)
+
+    async def rematch_click(self, interaction: discord.Interaction, table_id: str) -> None:
+        await self.rematches.click(interaction, table_id)
+
+    async def end_series_click(self, interaction: discord.Interaction, series_id: str) -> None:
+        await self.series.end_click(interaction, series_id)
+
+    async def hint_click(self, interaction: discord.Interaction, table_id: str,
+                         step: int) -> None:
+        await self.hints.click(interaction, table_id, step)
+
+    async def nudge_click(self, interaction: discord.Interaction, table_id: str) -> None:
+        await self.nudges.click(interaction, table_id)
+
+    # -- lifecycle ---------------------------------------------------------------------
+
+    async def start(self) -> list[Table]:
+        """Start driving: this process's tables back from storage, and with a shared store
+        the notices of other processes and the takeover of tables left by one that stopped."""
+        if self.store.shared:
+            await self.store.listen(self.changed_elsewhere)
+        tables = await self.restore()
+        if self.store.shared:
+            self.tasks.spawn(self._take_over(), "take-over")
+        return tables
+
+    async def _take_over(self) -> None:
+        while True:
+            await asyncio.sleep(self.timing.takeover_every)
+            try:
+                tables = await self.restore()
+            except Exception:  # storage trouble: try again next time
+                log.exception("cannot look for tables to take over")
+                continue
+            if tables:
+                log.info("took over %d table(s) of a process that stopped", len(tables))
+            for table_id in [t for t in self._noticed if self.manager.get(t) is None]:
+                del self._noticed[table_id]  # closed here since: no notice is due
+
+    async def restore(self) -> list[Table]:
+        """Bring back every table after a restart: timers, pending bot moves, the message.
+
+        Only the tables of this process's shards that it can claim; called again, those
+        it does not hold yet (another process held them)."""
+        tables, problems = await self.manager.restore(self.shards.owns_guild)
+        for problem in problems:
+            await self.endings.abandon(problem.table_id, problem.channel_id, problem.guild_id,
+                                       problem.reason, problem.language)
+        for table in tables:
+            self.timers.schedule(table)
+            if table.status == PLAYING:
+                self.tasks.spawn(self._resume(table), f"resume-{table.table_id}")
+            else:
+                self.driver.kick(table)
+        return tables
+
+    async def _resume(self, table: Table) -> None:
+        """After a restart: say so on the table, and redo the table edit and the next
+        player's DM of the last move (they may have died with the old process)."""
+        async with self.steps.hold(table) as live:
+            if not live:
+                return
+
+            def note_restart(t: Table) -> None:
+                t.events.append(T("♻️ The bot restarted: the game resumed where it was."))
+                del t.events[:-3]
+
+            await self.steps.apply(table, note_restart)
+            await self.board.edit_now(table)
+            seat = table.to_act
+            if seat is not None and table.automation() is None:
+                # (A turn notice the old process posted stays: no second ping.)
+                await self.hands.tell_turn(table, seat, renew=False)
+            await save_posts(self.manager, table)
+        self.driver.kick(table)
+
+    # -- another process changed one of our tables ------------------------------------
+
+    def changed_elsewhere(self, change: TableChange) -> None:
+        """Another process saved a step on a table (a DM click reached it): if the table is
+        ours, show the rest and drive it from the new version."""
+        table = self.manager.get(change.table_id)
+        if table is None or change.version <= self._noticed.get(change.table_id, 0):
+            return
+        self._noticed[change.table_id] = change.version
+        self.tasks.spawn(self.caught_up(table, change), f"catch-up-{table.table_id}")
+
+    def _stale(self, table: Table) -> None:
+        """A save found that another process changed the table (its notice not seen yet):
+        it normally follows at once; if it does not, catch up from storage alone."""
+        self.tasks.spawn(self._catch_up_later(table, table.version),
+                         f"stale-{table.table_id}")
+
+    async def _catch_up_later(self, table: Table, version: int) -> None:
+        await asyncio.sleep(self.timing.notice_grace)
+        if self._noticed.get(table.table_id, 0) < version:
+            self._noticed[table.table_id] = version
+            await self.caught_up(table, None)
+
+    async def caught_up(self, table: Table, change: TableChange | None) -> None:
+        """Read the table as another process saved it, then what its step shows: the
+        table message and the next player's hand (that process posted any deal's result);
+        then timers and the bot's moves. ``change`` None: only known from storage."""
+        async with self.steps.hold(table) as live:
+            if not live:
+                return
+            if change is not None and table.version < change.version \
+                    and not await self.manager.reload(table):
+                return
+            if change is not None and change.collapsed is not None:
+                hands = table.posts.hand_messages  # that DM shows one line now, no menu
+                for user, message in list(hands.items()):
+                    if message == change.collapsed:
+                        del hands[user]
+            if change is not None and table.version > change.version:
+                return  # this process has stepped on since: that step showed the table
+            await self.presenter.after_step(table, answered=change.seat if change else None)
+        self.driver.settle(table)
+
+    async def drain(self, timeout: float) -> bool:
+        """Wait for a moment when no step holds a table and no table edit is pending
+        (a move being saved finishes and shows); False if ``timeout`` passed first."""
+        self.board.edits.flush()  # edits still merging are drawn now, not lost
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while self.manager.any_locked() or self.board.edits.pending():
+            if loop.time() >= deadline:
+                log.warning("closing with steps still running after %.0f s", timeout)
+                return False
+            await asyncio.sleep(0.01)
+        return True
+
+    async def close(self) -> None:
+        """Stop every task of the croupier and wait for them (before the cogs go away).
+
+        Drivers and timers are cancelled together, with no await in between: after a
+        drain none holds a table, so none is cut off in the middle of a step."""
+        stopped = self.tasks.cancel_all() + self.timers.cancel_all()
+        await asyncio.gather(*stopped, return_exceptions=True)
+        await self.board.edits.close()
+        self.ai.close()
+
+    def busy(self) -> bool:
+        """Whether a step, a bot move, a table edit or a save is still running (tests, shutdown)."""
+        return self.manager.any_locked() or self.board.edits.pending() or self.tasks.busy()

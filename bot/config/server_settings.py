@@ -1,0 +1,177 @@
+"""A server's settings for its new tables (``/settings``): the model, its plain data, parsing.
+
+``ServerSettings`` is what a server's managers chose; its defaults are the bot's
+behaviour without settings, so a server that never used ``/settings`` plays as
+before. It is kept in storage as plain JSON (``to_data``/``from_data``; a value
+that no longer makes sense reads back as its default). No Discord and no game
+engine here: the house rules are kept as the plain option values typed, and the
+cog checks them with the game's own ``OPTIONS.from_dict``.
+
+Durations are seconds (``0``: no turn timer; typed and said by ``bot.table.durations``); the
+parse helpers raise ``SettingError`` with one sentence for the person who typed the value.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import re
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import locales
+from bot.table.durations import LONGEST, SHORTEST
+from engine.text import T
+
+log = logging.getLogger(__name__)
+
+DATA_VERSION = 1
+MAX_CHANNELS = 25  # channels where games may be opened (a settings page shows them all)
+_TRUE, _FALSE = ("true", "on", "yes", "1"), ("false", "off", "no", "0")
+
+
+class SettingError(Exception):
+    """A value that cannot be a setting; raised with a ``Text`` for the person who typed it
+    (``locales.say(error)``)."""
+
+
+@dataclass(frozen=True)
+class ServerSettings:
+    """What one server chose for its new tables; the defaults are the bot's own behaviour."""
+
+    language: str | None = None  # None: the server's Discord preferred locale
+    turn_timer: int | None = None  # seconds, 0 = off; None: the bot's default timer
+    ai_allowed: bool = True  # the lobby offers Add AI
+    images: bool = True  # pictures beside the text (each /start may still turn them off)
+    hints_allowed: bool = False  # hints in rated games too (unrated games always have them)
+    channels: tuple[int, ...] = ()  # where games may be opened; () = anywhere
+    threads: bool = False  # each game in a thread of its own
+    house_rules: dict[str, dict[str, Any]] = field(default_factory=dict)  # game → options
+
+    def to_data(self) -> dict[str, Any]:
+        return {"version": DATA_VERSION, "language": self.language,
+                "turn_timer": self.turn_timer, "ai_allowed": self.ai_allowed,
+                "images": self.images, "hints_allowed": self.hints_allowed,
+                "channels": list(self.channels), "threads": self.threads,
+                "house_rules": {game: dict(options)
+                                for game, options in self.house_rules.items()}}
+
+    @classmethod
+    def from_data(cls, data: dict[str, Any] | None) -> ServerSettings:
+        """The settings ``to_data`` wrote; a missing or unreadable value is its default."""
+        if not isinstance(data, dict):
+            return cls()
+        defaults = cls()
+        values: dict[str, Any] = {}
+        language = data.get("language")
+        values["language"] = language if language in locales.LANGUAGES else None
+        timer = data.get("turn_timer")
+        values["turn_timer"] = (timer if isinstance(timer, int) and not isinstance(timer, bool)
+                                and (timer == 0 or SHORTEST <= timer <= LONGEST)
+                                else None)
+        for name in ("ai_allowed", "images", "hints_allowed", "threads"):
+            value = data.get(name)
+            values[name] = value if isinstance(value, bool) else getattr(defaults, name)
+        channels = data.get("channels")
+        values["channels"] = tuple(dict.fromkeys(
+            c for c in channels if isinstance(c, int) and not isinstance(c, bool)
+        ))[:MAX_CHANNELS] if isinstance(channels, list) else ()
+        rules = data.get("house_rules")
+        values["house_rules"] = {
+            game: dict(options) for game, options in rules.items()
+            if isinstance(game, str) and isinstance(options, dict) and options
+            and all(isinstance(k, str) for k in options)} if isinstance(rules, dict) else {}
+        return cls(**values)
+
+    def replace(self, **changes: Any) -> ServerSettings:
+        return dataclasses.replace(self, **changes)
+
+    def allows_channel(self, channel_id: int, parent_id: int | None = None) -> bool:
+        """Whether a game may be opened here (a thread: also where its channel is allowed)."""
+        return (not self.channels or channel_id in self.channels
+                or (parent_id is not None and parent_id in self.channels))
+
+    def with_channel(self, channel_id: int) -> ServerSettings:
+        if channel_id in self.channels:
+            return self
+        if len(self.channels) >= MAX_CHANNELS:
+            raise SettingError(T("Games can be limited to at most {n} channels.",
+                                 n=MAX_CHANNELS))
+        return self.replace(channels=(*self.channels, channel_id))
+
+    def without_channel(self, channel_id: int) -> ServerSettings:
+        return self.replace(channels=tuple(c for c in self.channels if c != channel_id))
+
+    def rules_for(self, game: str) -> dict[str, Any]:
+        return dict(self.house_rules.get(game, {}))
+
+    def with_rules(self, game: str, options: dict[str, Any]) -> ServerSettings:
+        """These house rules for ``game`` (none: the game's own defaults again)."""
+        rules = {g: dict(o) for g, o in self.house_rules.items() if g != game}
+        if options:
+            rules[game] = dict(options)
+        return self.replace(house_rules=rules)
+
+
+# ------------------------------------------------------------------------ parsing
+
+
+def parse_options(text: str, kinds: dict[str, type]) -> dict[str, Any]:
+    """``name=value`` pairs (``sevens_bonus=20 norwegian=true``) as option values.
+
+    ``kinds`` gives each known option's type (bool, int, str): a value is read as that
+    type when it can be; anything else (an unknown name, ``abc`` for a number) is kept as
+    typed, so that the game's own option check refuses it with its own reason."""
+    options: dict[str, Any] = {}
+    for token in text.replace(",", " ").split():
+        name, equals, value = token.partition("=")
+        name = name.strip().lower().replace("-", "_")
+        if not equals or not name or not value:
+            raise SettingError(T("Write each option as name=value, for example {example}.",
+                                 example="`sevens_bonus=20 norwegian=true`"))
+        if name in options:
+            raise SettingError(T("The option {name} is given twice.", name=repr(name)))
+        options[name] = _typed(value, kinds.get(name))
+    return options
+
+
+def _typed(value: str, kind: type | None) -> Any:
+    if kind is bool and value.lower() in _TRUE + _FALSE:
+        return value.lower() in _TRUE
+    if kind is int and re.fullmatch(r"[+-]?\d{1,9}", value):
+        return int(value)
+    return value
+
+
+def option_kinds(options_class: type) -> dict[str, type]:
+    """Each option of a game's options dataclass and the type of its default."""
+    return {f.name: type(f.default) for f in dataclasses.fields(options_class)}
+
+
+def options_text(options: dict[str, Any]) -> str:
+    """Options as they are typed: ``sevens_bonus=20 norwegian=true``."""
+    return " ".join(f"{name}={_value(value)}" for name, value in options.items())
+
+
+def _value(value: Any) -> str:
+    return ("true" if value else "false") if isinstance(value, bool) else str(value)
+
+
+# ------------------------------------------------------------------------ storage
+
+
+class SettingsStore(Protocol):
+    async def server_settings(self, guild_id: int) -> dict[str, Any] | None: ...
+
+
+async def read(store: SettingsStore, guild_id: int | None) -> ServerSettings:
+    """A server's settings as stored; the defaults outside a server, and when storage
+    fails (logged: a table still opens, with the bot's own defaults)."""
+    if guild_id is None:
+        return ServerSettings()
+    try:
+        return ServerSettings.from_data(await store.server_settings(guild_id))
+    except Exception as error:
+        log.warning("cannot read the settings of guild %s (using the defaults): %s",
+                    guild_id, error)
+        return ServerSettings()

@@ -1,0 +1,233 @@
+"""Settings from the environment or a ``.env`` file, and the bot's timing knobs.
+
+Only ``DISCORD_TOKEN`` is required. Everything else has a default so a new user
+can start the bot with one line in ``.env``. ``HEALTH_PORT`` switches on the health
+and metrics endpoint (``bot.app.health``); it is off by default.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import logging
+import os
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from dotenv import find_dotenv, load_dotenv
+
+MISSING_TOKEN_HELP = (
+    "cardtable cannot start: DISCORD_TOKEN is not set. Create an application at "
+    "https://discord.com/developers/applications, open its Bot page, press \"Reset Token\" "
+    "and copy the token; then put the line DISCORD_TOKEN=<your token> into a file named .env "
+    "in the folder you start the bot from (copy .env.example to begin), or export it in your "
+    "shell, and run `python -m bot` again. docs/running-the-bot.md explains every step, "
+    "including the invite link that adds the bot to your server."
+)
+
+
+DEFAULT_HEALTH_HOST = "127.0.0.1"  # the health endpoint answers this machine only
+
+
+class SettingsError(SystemExit):
+    """A setting that stops the bot from starting; the text explains how to fix it."""
+
+
+@dataclass(frozen=True)
+class Timing:
+    """Pauses and timers in seconds. Tests set the pauses to 0 so nothing sleeps."""
+
+    pause: float = 1.5  # before a move the bot plays itself, so people can follow
+    edit_interval: float = 1.0  # table edits closer together than this are merged
+    # While a game runs its table message is only watched (turns are told by DM or a
+    # mention): its edits closer than edit_interval × watch_factor are merged.
+    watch_factor: float = 30.0
+    request_rate: float = 45.0  # requests/s the bot allows itself (Discord's limit: 50)
+    turn_timer: int = 300  # default seconds a player has for a move
+    lobby_idle: float = 15 * 60  # a lobby without activity for this long expires
+    retire_after: float = 50 * 60  # a table message this old is replaced by a fresh one
+    lock_patience: float = 2.0  # wait this long for a busy table before deferring a click
+    series_pause: float = 8.0  # between the deals of a series (AttackJack), to read the result
+    # Several processes: how often a process looks for tables of its shards that nobody
+    # drives (their process stopped), and how long it waits for another process's notice
+    # of a change before catching up from storage alone.
+    takeover_every: float = 5.0
+    notice_grace: float = 1.0
+
+
+@dataclass(frozen=True)
+class Shards:
+    """Which of Discord's shards this process runs (``SHARD_COUNT``, ``SHARD_IDS``).
+
+    ``count`` None: discord.py asks Discord for the recommended count and this one
+    process runs them all (the default). With a count, ``ids`` None means every shard
+    of it; several processes each name their own ``ids`` and share one PostgreSQL.
+    """
+
+    count: int | None = None
+    ids: tuple[int, ...] | None = None
+
+    def runs(self, shard_id: int) -> bool:
+        return self.ids is None or shard_id in self.ids
+
+    def of_guild(self, guild_id: int | None) -> int:
+        """Discord's shard of a server: ``(guild_id >> 22) % count``; DMs are shard 0."""
+        return shard_of(guild_id, self.count or 1)
+
+    def owns_guild(self, guild_id: int | None) -> bool:
+        """Whether this process drives the tables of that server (every one when alone)."""
+        return self.count is None or self.runs(self.of_guild(guild_id))
+
+    @property
+    def receives_dms(self) -> bool:
+        """Discord sends DM events (and every click on a DM hand) to shard 0 only."""
+        return self.runs(0)
+
+
+def shard_of(guild_id: int | None, count: int) -> int:
+    return 0 if not guild_id else (guild_id >> 22) % count
+
+
+@dataclass(frozen=True)
+class Settings:
+    token: str
+    database_path: Path
+    dev_guild_id: int | None
+    log_level: int
+    timing: Timing = Timing()
+    health_port: int | None = None  # None: no health endpoint
+    health_host: str = DEFAULT_HEALTH_HOST
+    # postgresql://user:password@host:port/database: PostgreSQL instead of SQLite at
+    # database_path (several shard processes need it: they share one database).
+    database_url: str | None = None
+    shards: Shards = Shards()
+    ai_workers: int | None = None  # processes that search for AI moves; None: cores - 1
+
+
+def load_settings(env: Mapping[str, str] | None = None, dotenv: bool = True) -> Settings:
+    """Read the settings; a missing token raises ``SettingsError`` with the explanation."""
+    if env is None:
+        if dotenv:
+            # The .env of the folder the bot is started from; the environment wins.
+            load_dotenv(find_dotenv(usecwd=True), override=False)
+        env = os.environ
+    token = env.get("DISCORD_TOKEN", "").strip()
+    if not token:
+        raise SettingsError(MISSING_TOKEN_HELP)
+    url, shard_set = database_url(env.get("DATABASE_URL", "")), shards(
+        env.get("SHARD_COUNT", ""), env.get("SHARD_IDS", ""))
+    if shard_set.ids is not None and len(shard_set.ids) < (shard_set.count or 0) \
+            and url is None:
+        raise SettingsError("SHARD_IDS names only some shards, so other processes run the "
+                            "rest: they must share one PostgreSQL database. Set DATABASE_URL "
+                            "(postgresql://…) in every process, or leave SHARD_IDS empty.")
+    return Settings(
+        token=token,
+        database_path=Path(env.get("DATABASE_PATH", "").strip() or "data/cardtable.db"),
+        dev_guild_id=_guild_id(env.get("DEV_GUILD_ID", "")),
+        log_level=_log_level(env.get("LOG_LEVEL", "")),
+        health_port=health_port(env.get("HEALTH_PORT", "")),
+        health_host=health_host(env.get("HEALTH_HOST", "")),
+        database_url=url,
+        shards=shard_set,
+        ai_workers=ai_workers(env.get("AI_WORKERS", "")),
+    )
+
+
+def database_url(raw: str) -> str | None:
+    """``DATABASE_URL``: empty for SQLite (``DATABASE_PATH``), else a PostgreSQL URL."""
+    url = raw.strip()
+    if not url:
+        return None
+    if not url.startswith(("postgresql://", "postgres://")):
+        raise SettingsError("DATABASE_URL must be a PostgreSQL URL such as "
+                            "postgresql://cardtable:secret@localhost:5432/cardtable (or empty "
+                            "for the SQLite file at DATABASE_PATH).")
+    return url
+
+
+def shards(count_raw: str, ids_raw: str) -> Shards:
+    """``SHARD_COUNT`` (empty: Discord's recommendation, all in this process) and
+    ``SHARD_IDS`` (empty: every shard of the count; else ``0,1`` or a range ``0-3``)."""
+    count_text, ids_text = count_raw.strip(), ids_raw.strip()
+    if not count_text:
+        if ids_text:
+            raise SettingsError("SHARD_IDS needs SHARD_COUNT: set both (for example "
+                                "SHARD_COUNT=2 and SHARD_IDS=0), or neither.")
+        return Shards()
+    if not (count_text.isascii() and count_text.isdigit()) or int(count_text) < 1:
+        raise SettingsError(f"SHARD_COUNT must be a whole number of 1 or more, "
+                            f"not {count_raw!r}.")
+    count = int(count_text)
+    if not ids_text:
+        return Shards(count)
+    ids: list[int] = []
+    for part in ids_text.replace(" ", "").split(","):
+        first, dash, last = part.partition("-")
+        if not (first.isdigit() and (not dash or last.isdigit())):
+            raise SettingsError(f"SHARD_IDS must list shard numbers such as 0,1 or a range "
+                                f"such as 0-3, not {ids_raw!r}.")
+        ids.extend(range(int(first), int(last if dash else first) + 1))
+    if not ids or any(i >= count for i in ids):
+        raise SettingsError(f"SHARD_IDS must name shards from 0 to {count - 1} "
+                            f"(SHARD_COUNT={count}), not {ids_raw!r}.")
+    return Shards(count, tuple(sorted(set(ids))))
+
+
+def ai_workers(raw: str) -> int | None:
+    """``AI_WORKERS``: processes searching AI moves (empty: the cores less one, at least 1)."""
+    text = raw.strip()
+    if not text:
+        return None
+    if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= 64:
+        raise SettingsError(f"AI_WORKERS must be a number of processes from 1 to 64 (or "
+                            f"empty for the cores less one), not {raw!r}.")
+    return int(text)
+
+
+def _guild_id(raw: str) -> int | None:
+    raw = raw.strip()
+    if not raw:
+        return None
+    if not raw.isdigit():
+        raise SettingsError(f"DEV_GUILD_ID must be a server id (digits only), not {raw!r}.")
+    return int(raw)
+
+
+def _log_level(raw: str) -> int:
+    name = raw.strip().upper() or "INFO"
+    level = logging.getLevelName(name)
+    if not isinstance(level, int):
+        raise SettingsError(f"LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, not {raw!r}.")
+    return level
+
+
+def health_port(raw: str) -> int | None:
+    """``HEALTH_PORT``: empty for no health endpoint, else a TCP port from 1 to 65535."""
+    raw = raw.strip()
+    if not raw:
+        return None
+    if not (raw.isascii() and raw.isdigit()) or not 1 <= int(raw) <= 65535:
+        raise SettingsError(f"HEALTH_PORT must be a port number from 1 to 65535 (or empty to "
+                            f"switch the health endpoint off), not {raw!r}.")
+    return int(raw)
+
+
+_HOST_NAME = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?")
+
+
+def health_host(raw: str) -> str:
+    """``HEALTH_HOST``: the address the health endpoint listens on (default 127.0.0.1;
+    0.0.0.0 for every interface, as in a container)."""
+    host = raw.strip()
+    if not host:
+        return DEFAULT_HEALTH_HOST
+    try:
+        return str(ipaddress.ip_address(host.removeprefix("[").removesuffix("]")))
+    except ValueError:
+        pass
+    if _HOST_NAME.fullmatch(host) is None:
+        raise SettingsError(f"HEALTH_HOST must be an address to listen on, such as 127.0.0.1, "
+                            f"0.0.0.0 or localhost, not {raw!r}.")
+    return host

@@ -1,0 +1,1 @@
+"""Features beside the game: hints, nudges, rematches, series (their click handlers)."""

@@ -1,0 +1,262 @@
+"""Rematch: the result of a finished game offers its players the next one, in one click.
+
+**Decision** (issue #18, taken by the lead): the host's click on **Rematch** opens
+the next game at once, with the same seats (AI seats too, in the same order), the
+same options and table settings (hands mode, pictures, turn timer, language, the
+server's settings the table took), and starts it: everyone just played together,
+so a round of confirmations would only slow the loop down. The first dealer (or,
+in AttackJack, who acts first) is drawn by lot again, as each rules file says of a
+new game. A player who wants no more leaves the new game the usual way (the bot
+plays their seat). A seated player who is not the host is told, privately, that
+the host starts it; anyone else is refused politely; a click once the channel has
+a live table (the rematch itself, or any other) points to it and creates nothing.
+
+The button's custom_id names the finished table (``ct:rematch:<table>``): the
+click rebuilds it from its row in storage (a finished table keeps its last
+snapshot there), so the button works after a restart too. ``next_table`` is the
+one place that makes a game follow another (``bot.features.series`` uses it for the next
+deal of a series).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import random
+import re
+import secrets
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, Protocol, cast
+
+import discord
+
+from bot.actions.clicks import OTHER_CHANNEL
+from bot.actions.commands import can_attach, missing_permissions
+from bot.storage import Store, TableRow
+from bot.table.manager import TableManager
+from bot.table.posts import Posts
+from bot.table.seats import Seat
+from bot.table.state import FINISHED, LOBBY, Table, TableError, new_table_id
+from bot.table.timers import Clock
+from bot.ui import answers, custom_ids, markup, replies
+from bot.ui.game_ui import GameUI
+from engine.text import T
+from locales import _, _n, say, speaking
+
+if TYPE_CHECKING:  # wired by the croupier; imported for the types only (no cycle)
+    from bot.actions.lobby import Lobby
+    from bot.play.endings import Endings
+
+log = logging.getLogger(__name__)
+
+REMATCH_TEMPLATE = r"ct:rematch:(?P<table>[0-9a-f]{6,16})"
+
+GONE = T("That game is no longer kept, so I cannot set up its rematch. Start a new table "
+         "whenever you like.")
+NOT_SEATED = T("Only the players of that game can ask for its rematch.")
+# Translators: {host} is the host's name; the host's click on Rematch starts the next game.
+NOT_HOST = T("Only the host, {host}, can start the rematch: it starts as soon as they press "
+             "**Rematch**.")
+ALREADY = T("The rematch has already started: {link}")
+BUSY = T("There is already a table of {game} in this channel: {link}")
+ON_ITS_WAY = T("The rematch is being set up right now.")
+NOT_OPENED = T("I could not open the rematch just now. Please try again.")
+
+
+def rematch_id(table_id: str) -> str:
+    return custom_ids.checked(f"ct:rematch:{table_id}", REMATCH_TEMPLATE)
+
+
+class _Sequels(Protocol):
+    """What the rematch and series buttons hand their clicks to (``bot.app.croupier``)."""
+
+    async def rematch_click(self, interaction: discord.Interaction, table_id: str) -> None: ...
+
+    async def end_series_click(self, interaction: discord.Interaction,
+                               series_id: str) -> None: ...
+
+
+class _ClientWithSequels(Protocol):
+    @property
+    def croupier(self) -> _Sequels: ...
+
+
+def sequels_of(interaction: discord.Interaction) -> _Sequels:
+    # Components are only registered by CardTableBot (bot.app.client), which has a croupier.
+    return cast(_ClientWithSequels, interaction.client).croupier
+
+
+class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=REMATCH_TEMPLATE):
+    def __init__(self, table_id: str, started: bool = False):
+        # Translators: a button under a game's result: the same players play another game.
+        # Once pressed it reads "Rematch started" (and can no longer be pressed).
+        label = _("Rematch started") if started else _("Rematch")
+        super().__init__(discord.ui.Button(
+            style=discord.ButtonStyle.success, label=label, emoji="🔁", disabled=started,
+            custom_id=rematch_id(table_id)))
+        self.table_id = table_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> RematchButton:
+        return cls(match["table"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await answers.run_click(interaction, lambda: sequels_of(interaction).rematch_click(
+            interaction, self.table_id))
+
+
+def rematch_view(table_id: str, started: bool = False) -> discord.ui.View:
+    """The Rematch button under a finished game's result (said in the current language)."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(RematchButton(table_id, started))
+    return view
+
+
+def fresh_seats(seats: Sequence[Seat]) -> list[Seat]:
+    """The same people and AI players in the same order, with nothing of the last game
+    (away, left, expired timers)."""
+    return [Seat(s.user_id, s.name, ai=s.ai) for s in seats]
+
+
+def next_table(old: Table, seats: Sequence[Seat], now: float,
+               rng: random.Random | None = None, **changes: Any) -> Table:
+    """A new table in ``old``'s channel that follows it: every setting kept (options,
+    hands, pictures, timer, language, the server's settings it took), the game's own
+    state fresh. ``seats`` as given (``fresh_seats``); the host stays the host if seated,
+    else the first person seated does. ``changes``: more fields to set (a series').
+
+    The fields reset here are the ones a game changes; a new Table field that holds the
+    state of one game must be reset here too."""
+    people = [s.user_id for s in seats if not s.is_ai]
+    host = old.host_id if old.host_id in people else (people[0] if people else old.host_id)
+    fresh: dict[str, Any] = dict(
+        table_id=new_table_id(), host_id=host, created_at=now, status=LOBBY, version=0,
+        step=0, seats=list(seats), rng=rng or random.Random(secrets.randbits(64)), game=None,
+        started_at=None, last_activity=now, turn_deadline=None, reminder_at=None, events=[],
+        stopped_by=None, follows=old.table_id, series_id=None, series_deal=0,
+        series_totals=[], series_over=False, series_start_at=None, hinted=[],
+        nudged_at=None,  # (bot.features.hints, bot.features.nudges: a new game has had no hint, no nudge)
+        # Where each player's DMs are (and whose are closed) is still true: no second notice.
+        posts=Posts(dm_channels=dict(old.posts.dm_channels), dm_closed=set(old.posts.dm_closed)))
+    known = {f.name for f in dataclasses.fields(Table)}  # (fields other features add)
+    return dataclasses.replace(old, **{**{k: v for k, v in fresh.items() if k in known},
+                                       **changes})
+
+
+def table_link(table: Table) -> str:
+    return markup.jump_url(table.guild_id, table.channel_id, table.posts.message_id)
+
+
+class Rematches:
+    def __init__(self, manager: TableManager, store: Store, lobby: Lobby, endings: Endings,
+                 uis: dict[str, GameUI], clock: Clock,
+                 rngs: Callable[[], random.Random | None] = lambda: None):
+        self.manager = manager
+        self.store = store
+        self.lobby = lobby
+        self.endings = endings
+        self.uis = uis
+        self.clock = clock
+        self.rngs = rngs  # each new table's Random (seeded in tests: bot.actions.commands)
+        self._opening: set[str] = set()  # finished tables whose rematch is being opened
+
+    async def finished(self, table_id: str) -> Table | None:
+        """The finished table ``table_id`` as storage keeps it, or None (gone, unreadable,
+        not finished, or of a game this bot does not run)."""
+        try:
+            row = await self.store.load_table(table_id)
+        except Exception:
+            log.exception("cannot load table %s for its rematch", table_id)
+            return None
+        if not isinstance(row, TableRow) or row.status != FINISHED:
+            return None
+        ui = self.uis.get(row.game)
+        if ui is None:
+            return None
+        try:
+            table = Table.from_data(row.data, ui.ENGINE, row.version, row.posts)
+        except Exception:
+            log.exception("cannot read table %s for its rematch", table_id)
+            return None
+        table.status = row.status
+        return table
+
+    async def click(self, interaction: discord.Interaction, table_id: str) -> None:
+        """Someone pressed Rematch under the result of table ``table_id``."""
+        old = await self.finished(table_id)
+        if old is None:
+            await replies.reply(interaction, say(GONE))
+            return
+        if interaction.channel_id != old.channel_id:
+            await replies.reply(interaction, say(OTHER_CHANNEL))
+            return
+        user = interaction.user
+        if old.seat_of(user.id) is None:
+            await replies.reply(interaction, say(NOT_SEATED))
+            return
+        if await self._channel_busy(interaction, old):
+            return
+        if user.id != old.host_id:
+            await replies.reply(interaction, say(NOT_HOST.filled(host=old.host_name)))
+            return
+        missing = missing_permissions(interaction)
+        if missing:
+            await replies.reply(interaction, _n(
+                "I cannot start the rematch here: I am missing the permission {permissions} "
+                "in this channel.",
+                "I cannot start the rematch here: I am missing the permissions {permissions} "
+                "in this channel.", len(missing), permissions=", ".join(missing)))
+            return
+        if table_id in self._opening:  # a second click while this one loaded the table
+            await replies.reply(interaction, say(ON_ITS_WAY))
+            return
+        self._opening.add(table_id)
+        try:
+            await self._rematch(interaction, old)
+        finally:
+            self._opening.discard(table_id)
+
+    async def _channel_busy(self, interaction: discord.Interaction, old: Table) -> bool:
+        """Answer (True) if the channel already has a live table: the rematch, or another."""
+        live = self.manager.in_channel(old.channel_id)
+        if live is None:
+            return False
+        if live.follows == old.table_id:
+            await replies.reply(interaction, say(ALREADY.filled(link=table_link(live))))
+        else:
+            await replies.reply(interaction, say(BUSY.filled(game=live.title,
+                                                             link=table_link(live))))
+        return True
+
+    async def _rematch(self, interaction: discord.Interaction, old: Table) -> None:
+        table = next_table(old, fresh_seats(old.seats), self.clock.now(), self.rngs())
+        table.images = old.images and can_attach(interaction)  # (Attach Files may be gone)
+        async with self.manager.lock(table):  # nobody reaches the new table before it starts
+            problem = await self._open_and_start(table)
+            if problem is not None:
+                if not await self._channel_busy(interaction, old):
+                    await replies.reply(interaction, say(problem))
+                return
+            # The answer first (one API call): the clicked result shows its rematch started.
+            with speaking(old.language):  # the channel's message: the table's language
+                started = rematch_view(old.table_id, started=True)
+            await replies.update(interaction, view=started)
+            await self.lobby.show_start(table)  # the table message, the hands, the bot
+
+    async def _open_and_start(self, table: Table) -> str | None:
+        """Open ``table`` (a ``next_table``) in its channel and start its game, holding its
+        lock. None, or why it did not start (a ``Text``: nothing is left open then)."""
+        try:
+            await self.manager.open(table)
+        except TableError as error:  # the channel got a table meanwhile
+            return error.args[0]
+        except Exception:  # storage trouble
+            log.exception("cannot open the table following %s", table.follows)
+            return NOT_OPENED
+        try:
+            await self.lobby.start_game(table, table.host_id)
+        except TableError as error:
+            await self.endings.close_lobby(table, error.args[0])
+            return error.args[0]
+        return None

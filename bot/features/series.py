@@ -1,0 +1,327 @@
+"""A game of one deal played as a series (AttackJack): the next deal follows by itself.
+
+A game whose UI says ``SERIES`` is played deal after deal with the same players.
+Each deal is a table of its own, so its record, its chips, the ratings and the
+history are those of any game (a record holds one AttackJack deal). When a deal
+finishes, the next one is opened in the same channel as a lobby that starts by
+itself ``Timing.series_pause`` seconds later; its start time is saved with it,
+so a restart in between keeps the series going. Why chained tables and not one
+table playing deal after deal: everything else in the bot (records, chips,
+restore, timers, stale clicks) knows a table as lobby → playing → finished
+around one game, and stays as it is.
+
+The next deal seats the same players in the same order, minus those who left
+the table during the deal and those who can no longer pay the stake (the chips
+of the deal just played have moved by then). Who acts first is drawn by lot
+again each deal: the rules file has no dealer, "a lot decides who acts first",
+and each deal is a new game. Every result shows the series standings: each
+player's net over the deals so far (chips with a stake, else deals won). The
+host ends the series with **End series** (pressed between deals, the next one
+does not start; during a deal, that deal is the last); fewer than two players
+able to play end it too, and so does the ``MAX_DEALS``-th deal (a series with
+nothing to choose plays itself, and nobody's timer would ever stop it). Its last
+result offers **Rematch**: a new series with the same seats (``bot.features.rematch``).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.actions.clicks import Clicks
+from bot.config.settings import Timing
+from bot.features.rematch import fresh_seats, next_table, rematch_view, sequels_of
+from bot.storage import Store
+from bot.table.manager import TableManager
+from bot.table.seats import Seat
+from bot.table.state import LOBBY, Table, TableError
+from bot.table.step import Steps
+from bot.table.timers import Clock, TableTimers
+from bot.ui import answers, custom_ids, markup, replies
+from bot.ui.game_ui import GameUI
+from bot.ui.poster import Poster
+from engine.text import TN, T, Text
+from locales import _, _n, say, speaking
+
+if TYPE_CHECKING:  # wired by the croupier; imported for the types only (no cycle)
+    from bot.actions.lobby import Lobby
+    from bot.features.rematch import Rematches
+    from bot.play.endings import Endings
+
+log = logging.getLogger(__name__)
+
+END_TEMPLATE = r"ct:endseries:(?P<series>[0-9a-f]{6,16})"
+# A series without a choice to make plays itself: nobody's timer ever runs out, so without
+# an end it would deal on for as long as nobody presses End series. It ends after this
+# many deals (Rematch starts another).
+MAX_DEALS = 10
+
+ENDED = T("The host ended the series.")
+TOO_FEW = T("The series is over: fewer than two players can play another deal.")
+LATE = T("The series is over: its next deal waited too long while the bot was away.")
+NOT_SET_UP = T("The series is over: I could not set up the next deal.")
+ALREADY_OVER = T("This series is already over.")
+NOT_HOST = T("Only the host, {host}, can end the series.")
+LAST_DEAL = T("The series ends after this deal.")
+LAST_ALREADY = T("The series already ends after this deal.")
+# Translators: the line on the table when a deal of an AttackJack series is dealt.
+DEALT = T("Deal {number} of the series is dealt.")
+LEFT = T("{player} left the table and leaves the series.")
+
+
+def end_series_id(series_id: str) -> str:
+    return custom_ids.checked(f"ct:endseries:{series_id}", END_TEMPLATE)
+
+
+class EndSeriesButton(discord.ui.DynamicItem[discord.ui.Button], template=END_TEMPLATE):
+    def __init__(self, series_id: str):
+        # Translators: a button (the host's) under a deal's result: no more deals.
+        super().__init__(discord.ui.Button(
+            style=discord.ButtonStyle.secondary, label=_("End series"), emoji="⏹️",
+            custom_id=end_series_id(series_id)))
+        self.series_id = series_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> EndSeriesButton:
+        return cls(match["series"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await answers.run_click(interaction, lambda: sequels_of(interaction).end_series_click(
+            interaction, self.series_id))
+
+
+def end_view(series_id: str) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(EndSeriesButton(series_id))
+    return view
+
+
+def counted(totals: Sequence[Sequence[Any]], seats: Sequence[Seat],
+            nets: Sequence[int]) -> list[list[Any]]:
+    """The series standings ``[user id, name, net, AI level]`` with one more deal's nets
+    added (a new list: a table's ``series_totals`` is replaced, never changed)."""
+    out = [list(entry) for entry in totals]
+    by_user = {entry[0]: entry for entry in out}
+    for seat, net in zip(seats, nets, strict=True):
+        entry = by_user.get(seat.user_id)
+        if entry is None:
+            entry = by_user[seat.user_id] = [seat.user_id, seat.name, 0, seat.ai]
+            out.append(entry)
+        entry[2] += net
+    return out
+
+
+def stake_of(table: Table) -> int:
+    stake = table.options.to_dict().get("stake", 0)
+    return stake if isinstance(stake, int) else 0
+
+
+def add_standings(embed: discord.Embed, table: Table, deals: int) -> None:
+    """The series standings after ``deals`` deals, best first, as a field of ``embed``
+    (in the current language)."""
+    if not table.series_totals or deals < 1:
+        return
+    chips = stake_of(table) > 0
+    rows = sorted(table.series_totals, key=lambda entry: -entry[2])  # stable: seat order
+    lines = []
+    for user_id, name, net, ai in rows:
+        shown = discord.utils.escape_markdown(Seat(user_id, name, ai=ai).shown)
+        lines.append(f"**{shown}** {net:+d}" if chips else f"**{shown}** {net}")
+    if chips:
+        # Translators: the heading of each player's chips won or lost over a series so far.
+        title = _n("Series after {n} deal: net chips", "Series after {n} deals: net chips",
+                   deals)
+    else:
+        # Translators: the heading of how many deals each player won in a series so far.
+        title = _n("Series after {n} deal: deals won", "Series after {n} deals: deals won",
+                   deals)
+    embed.add_field(name=title, value=markup.clip("\n".join(lines), 1024), inline=False)
+
+
+def _rematch_line() -> str:
+    # Translators: **Rematch** is the button's label.
+    return _("**Rematch** starts a new series with the same players.")
+
+
+class Series:
+    def __init__(self, manager: TableManager, steps: Steps, clicks: Clicks, lobby: Lobby,
+                 endings: Endings, rematches: Rematches, poster: Poster, timers: TableTimers,
+                 store: Store, uis: dict[str, GameUI], timing: Timing, clock: Clock):
+        self.manager = manager
+        self.steps = steps
+        self.clicks = clicks
+        self.lobby = lobby
+        self.endings = endings
+        self.rematches = rematches
+        self.poster = poster
+        self.timers = timers
+        self.store = store
+        self.uis = uis
+        self.timing = timing
+        self.clock = clock
+
+    def is_series(self, table: Table) -> bool:
+        ui = self.uis.get(table.game_id)
+        return ui is not None and ui.SERIES
+
+    # -- a deal finished (bot.play.endings) ------------------------------------------------
+
+    def count(self, table: Table) -> None:
+        """The finished deal counts in its series' standings (its first deal starts it)."""
+        if not self.is_series(table) or table.game is None:
+            return
+        if table.series_id is None:
+            table.series_id = table.table_id
+        table.series_deal = max(table.series_deal, 1)
+        table.series_totals = counted(table.series_totals, table.seats, table.game.totals)
+
+    async def follow(self, table: Table, embed: discord.Embed) -> discord.ui.View | None:
+        """What follows a finished game: its result's buttons (``embed`` gets the series'
+        standings and what comes next); a series' next deal is set up here."""
+        if not self.is_series(table):
+            with speaking(table.language):
+                return rematch_view(table.table_id)
+        notes: list[Text] = []
+        why: Text | None = ENDED if table.series_over else None
+        waiting: Table | None = None
+        if why is None and table.series_deal >= MAX_DEALS:
+            why = TN("The series is over after {n} deal, the most a series plays.",
+                     "The series is over after {n} deals, the most a series plays.",
+                     MAX_DEALS)
+        if why is None:
+            seats, notes = await self._next_seats(table)
+            if len(seats) < 2 or all(s.is_ai for s in seats):
+                why = TOO_FEW
+            else:
+                waiting = await self._open_next(table, seats)
+                why = NOT_SET_UP if waiting is None else None
+        with speaking(table.language):
+            add_standings(embed, table, table.series_deal)
+            lines = [say(note) for note in notes]
+            if waiting is not None and waiting.series_start_at is not None:
+                lines.append(_("Deal {number} of the series starts {when}. The host can end "
+                               "the series with **End series**.", number=waiting.series_deal,
+                               when=markup.relative_time(waiting.series_start_at)))
+                view = end_view(waiting.series_id or table.table_id)
+            else:
+                lines += [say(why or ENDED), _rematch_line()]
+                view = rematch_view(table.table_id)
+            embed.description = "\n\n".join(filter(None, [embed.description,
+                                                          "\n".join(lines)]))
+        markup.fit_embed(embed)
+        return view
+
+    async def _next_seats(self, table: Table) -> tuple[list[Seat], list[Text]]:
+        """Who plays the next deal, and why anyone else does not."""
+        notes = [LEFT.filled(player=s.name_text) for s in table.seats if s.left]
+        seats = [s for s in table.seats if not s.left]
+        stake = stake_of(table)
+        people = [s.user_id for s in seats if not s.is_ai]
+        if stake > 0 and table.guild_id is not None and people:
+            try:
+                poor = {b.user_id for b in await self.store.check_stake(table.guild_id, people,
+                                                                         stake)}
+            except Exception:  # the next deal's start checks the stake again
+                log.exception("cannot check the stakes of table %s's series", table.table_id)
+                poor = set()
+            notes += [TN("{player} cannot pay the stake of {n} chip and leaves the series.",
+                         "{player} cannot pay the stake of {n} chips and leaves the series.",
+                         stake, player=s.name_text) for s in seats if s.user_id in poor]
+            seats = [s for s in seats if s.user_id not in poor]
+        return fresh_seats(seats), notes
+
+    async def _open_next(self, table: Table, seats: list[Seat]) -> Table | None:
+        """The series' next deal, waiting in a lobby until its start time."""
+        now = self.clock.now()
+        waiting = next_table(table, seats, now, self.rematches.rngs(),
+                             series_id=table.series_id, series_deal=table.series_deal + 1,
+                             series_totals=table.series_totals,
+                             series_start_at=now + self.timing.series_pause)
+        try:
+            await self.manager.open(waiting)
+        except Exception:
+            log.exception("cannot open the next deal of series %s", table.series_id)
+            return None
+        self.timers.schedule(waiting)
+        return waiting
+
+    # -- the next deal's time has come (bot.table.timers: "series") -----------------------------
+
+    async def due(self, table_id: str) -> None:
+        table = self.manager.get(table_id)
+        if table is None:
+            return
+        async with self.steps.hold(table) as live:
+            if not live or table.status != LOBBY or table.series_start_at is None:
+                return
+            now = self.clock.now()
+            if now < table.series_start_at:
+                self.timers.schedule(table)  # woke early
+                return
+            if now > table.series_start_at + table.lobby_idle:  # a restart long after
+                await self.endings.close_lobby(table, LATE)
+                await self._post_over(table, LATE)
+                return
+
+            def dealt(t: Table) -> None:
+                t.series_start_at = None
+                t.events = [DEALT.filled(number=t.series_deal)]
+
+            try:
+                await self.lobby.start_game(table, table.host_id, also=dealt)
+            except TableError as error:  # a stake nobody can pay any more, storage trouble
+                why = error.args[0] if error.args else NOT_SET_UP
+                await self.endings.close_lobby(table, why)
+                await self._post_over(table, why)
+                return
+            # Everyone was pinged at the series' first deal; this one comes to their DMs.
+            await self.lobby.show_start(table, ping=False)
+
+    # -- the host's End series ------------------------------------------------------
+
+    async def end_click(self, interaction: discord.Interaction, series_id: str) -> None:
+        live = self.manager.in_channel(interaction.channel_id or 0)
+        if live is None or live.series_id != series_id:
+            await replies.reply(interaction, say(ALREADY_OVER))
+            return
+        async with self.clicks.table(interaction, live.table_id, channel_bound=True) as table:
+            if table is None:
+                return
+            if interaction.user.id != table.host_id:
+                await replies.reply(interaction, say(NOT_HOST.filled(host=table.host_name)))
+                return
+            if table.status == LOBBY:  # between deals: the next one does not start
+                await self.endings.close_lobby(table, ENDED)
+                await replies.update(interaction, view=None)
+                await self._post_over(table, ENDED)
+                return
+            if table.series_over:
+                await replies.reply(interaction, say(LAST_ALREADY))
+                return
+
+            def last(t: Table) -> None:
+                t.series_over = True
+
+            outcome = await self.steps.apply(table, last)
+            await replies.reply(interaction, say(LAST_DEAL if outcome.saved
+                                                 else answers.SOMETHING_WRONG))
+
+    async def _post_over(self, waiting: Table, why: str) -> None:
+        """The series ended before its next deal (``waiting``, closed): the final standings,
+        and a Rematch of the last deal played."""
+        ui = self.uis[waiting.game_id]
+        with speaking(waiting.language):
+            # Translators: the title of a series' final standings: "AttackJack · series over".
+            over = _("series over")
+            embed = discord.Embed(title=f"{ui.title} · {over}", colour=markup.GOLD,
+                                  description=f"{say(why)}\n{_rematch_line()}")
+            add_standings(embed, waiting, waiting.series_deal - 1)
+            view = rematch_view(waiting.follows) if waiting.follows else None
+        await self.poster.send(waiting.channel_id, waiting.guild_id,
+                               embed=markup.fit_embed(embed),
+                               **({"view": view} if view is not None else {}))

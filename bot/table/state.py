@@ -1,0 +1,496 @@
+"""Table sessions: one table per channel, lobby → playing → finished.
+
+``Table`` is the whole state of one table and the rules of the session around
+the game (who may join, start, move; timers; away players). It does no I/O, so
+every rule here is tested with a fake clock and no Discord. ``bot.table.manager``
+keeps the live tables and persists them; ``bot.table.step`` changes them.
+
+The table's options are the engine's typed ``Options``, parsed once when the
+table is opened. Where its messages are on Discord (``bot.table.posts.Posts``) is
+kept beside the state, outside the versioned snapshot.
+
+Two counters: ``version`` is the storage row's version (optimistic locking of
+saves; every save bumps it), ``step`` counts the changes players can see (joins,
+moves, deals). Components carry ``step``: a click drawn at an older step is
+stale, while a save that changes nothing visible (a reminder sent, a message id)
+does not make anybody's menu stale.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import logging
+import random
+import secrets
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from bot.table.ai_runner import AI_LEVELS
+from bot.table.ai_runner import seat_name as ai_seat_name
+from bot.table.autoplay import Policy, simple_action
+from bot.table.durations import next_reminder
+from bot.table.errors import StaleClick, TableError, refusal_text
+from bot.table.lines import move_line
+from bot.table.posts import Posts
+from bot.table.seats import Seat
+from engine.core import PASS, Game, OptionError, Options, RulesError, parse_action
+from engine.events import DealStarted, Event, Played
+from engine.records import restore as restore_game
+from engine.text import TN, T, Text
+
+log = logging.getLogger(__name__)
+
+LOBBY, PLAYING, FINISHED, STOPPED = "lobby", "playing", "finished", "stopped"
+ACTIVE = (LOBBY, PLAYING)
+HANDS_MODES = ("dm", "channel")
+AWAY_AFTER = 3  # expiries in a row before a player is marked away
+MAX_EVENTS = 3  # "what just happened" lines kept for the table message
+
+
+@dataclass
+class Table:
+    table_id: str
+    game_id: str
+    engine: type[Game]
+    guild_id: int | None
+    channel_id: int
+    host_id: int
+    created_at: float
+    options: Options
+    hands: str = "dm"
+    images: bool = True  # pictures of the table and the hands beside the text
+    language: str = "en"  # what the table message and channel notices speak (locales)
+    ai_allowed: bool = True  # the server lets the host seat AI players (/settings)
+    hints_allowed: bool = False  # the server allows hints in rated games (/settings)
+    turn_timer: float = 300.0
+    lobby_idle: float = 900.0
+    guild_name: str = ""
+    channel_name: str = ""
+    status: str = LOBBY
+    version: int = 0
+    step: int = 0
+    seats: list[Seat] = field(default_factory=list)
+    rng: random.Random = field(default_factory=lambda: random.Random(secrets.randbits(64)))
+    game: Game | None = None
+    started_at: float | None = None
+    last_activity: float = 0.0
+    turn_deadline: float | None = None
+    reminder_at: float | None = None  # the turn's next reminder (bot.table.durations.next_reminder)
+    nudged_at: float | None = None  # the table's last nudge (bot.features.nudges: rate-limited)
+    events: list[Text] = field(default_factory=list)  # said in the table's language
+    stopped_by: int | None = None
+    # The game after another (bot.features.rematch, bot.features.series): the finished table this one follows
+    # (a rematch or a series' next deal). A series (AttackJack) is its first table's id, the
+    # deal's number in it, each player's net over the deals so far ([user id, name, net, AI
+    # level], replaced, never changed in place: clones share it), whether the host ended it
+    # (no deal after this one), and when a next deal waiting in the lobby starts.
+    follows: str | None = None
+    series_id: str | None = None
+    series_deal: int = 0
+    series_totals: list[list[Any]] = field(default_factory=list)
+    series_over: bool = False
+    series_start_at: float | None = None
+    # The seats that asked for a hint (bot.features.hints), replaced, never changed in place (clones
+    # share it): a hinted game counts like a game against AI seats and changes no rating.
+    hinted: list[int] = field(default_factory=list)
+    # Not part of the game's state: not versioned, not rolled back (see bot.table.posts).
+    posts: Posts = field(default_factory=Posts, compare=False)
+
+    # -- who is here ----------------------------------------------------------
+
+    @property
+    def title(self) -> str:
+        return self.engine.TITLE
+
+    @property
+    def names(self) -> list[str]:
+        """The seats' names as people read them, in the current language (``Seat.shown``)."""
+        return [s.shown for s in self.seats]
+
+    def seat_of(self, user_id: int) -> int | None:
+        for index, seat in enumerate(self.seats):
+            if seat.user_id == user_id:
+                return index
+        return None
+
+    def seated(self, user_id: int) -> int:
+        index = self.seat_of(user_id)
+        if index is None:
+            raise TableError(T("You are not seated at this table."))
+        return index
+
+    @property
+    def humans(self) -> list[Seat]:
+        return [s for s in self.seats if not s.is_ai]
+
+    @property
+    def host_name(self) -> str:
+        """The host's name; a ``Text`` when nobody seated hosts (a parameter of a sentence,
+        said with it)."""
+        index = self.seat_of(self.host_id)
+        # Translators: stands for the host's name in "Only the host, {host}, can ..."
+        return self.seats[index].name if index is not None else T("the host")
+
+    @property
+    def seat_range(self) -> tuple[int, int]:
+        """How many players this table may seat with its options: (fewest, most)."""
+        return self.engine.player_range(self.options)
+
+    @property
+    def count_fits(self) -> bool:
+        low, high = self.seat_range
+        return low <= len(self.seats) <= high
+
+    def _full(self, joining: bool) -> Text | None:
+        """Why one more seat is refused (None: a seat is free); the limit is named."""
+        high = self.seat_range[1]
+        if len(self.seats) < high:
+            return None
+        if high < self.engine.MAX_PLAYERS:  # the options narrow the game (Norwegian Jazz)
+            return TN("With the options chosen, {game} seats at most {n} player.",
+                      "With the options chosen, {game} seats at most {n} players.",
+                      high, game=self.title)
+        if joining:
+            return TN("The table is full: {game} is for at most {n} player.",
+                      "The table is full: {game} is for at most {n} players.",
+                      high, game=self.title)
+        return TN("{game} seats at most {n} player.", "{game} seats at most {n} players.",
+                  high, game=self.title)
+
+    @property
+    def to_act(self) -> int | None:
+        if self.status != PLAYING or self.game is None or self.game.is_over:
+            return None
+        return self.game.to_act
+
+    # -- lobby ----------------------------------------------------------------
+
+    def lobby_deadline(self) -> float:
+        return self.last_activity + self.lobby_idle
+
+    def join(self, user_id: int, name: str, now: float) -> None:
+        self._require_lobby()
+        if self.seat_of(user_id) is not None:
+            raise TableError(T("You are already seated at this table."))
+        full = self._full(joining=True)
+        if full is not None:
+            raise TableError(full)
+        self.seats.append(Seat(user_id, name))
+        self._touch(now)
+
+    def add_ai(self, user_id: int, level: str, now: float) -> None:
+        """The host seats an AI player of ``level`` (in the lobby, while a seat is free)."""
+        self._require_lobby()
+        if not self.ai_allowed:
+            raise TableError(T("This server does not allow AI players at its tables."))
+        if user_id != self.host_id:
+            raise TableError(T("Only the host, {host}, can add AI players.",
+                               host=self.host_name))
+        if level not in AI_LEVELS:
+            raise TableError(T("Unknown AI level {level}.", level=repr(level)))
+        full = self._full(joining=False)
+        if full is not None:
+            raise TableError(full)
+        same = sum(1 for s in self.seats if s.ai == level)
+        # Negative ids: never a Discord user's, so seat_of() cannot confuse them.
+        user = min([s.user_id for s in self.seats] + [0]) - 1
+        self.seats.append(Seat(user, ai_seat_name(level, same + 1), ai=level))
+        self._touch(now)
+
+    def remove_ai(self, user_id: int, now: float) -> None:
+        """The host removes the last AI seat before the start."""
+        self._require_lobby()
+        if user_id != self.host_id:
+            raise TableError(T("Only the host, {host}, can remove AI players.",
+                               host=self.host_name))
+        ai = [i for i, s in enumerate(self.seats) if s.is_ai]
+        if not ai:
+            raise TableError(T("There is no AI player to remove."))
+        del self.seats[ai[-1]]
+        self._touch(now)
+
+    def leave(self, user_id: int, now: float) -> str:
+        """Leave; returns "left", "empty" (a lobby nobody is left in) or "away" (mid-game)."""
+        index = self.seated(user_id)
+        if self.status == PLAYING:
+            # Decision: leaving a running game hands the seat to the bot (like away) so
+            # the others can finish; acting again takes the seat back.
+            seat = self.seats[index]
+            seat.away = seat.left = True  # no step: nobody's menu changes
+            self.events.append(T("{player} left: I play their seat from now on.",
+                                 player=seat.name_text))
+            del self.events[:-MAX_EVENTS]
+            return "away"
+        self._require_lobby()
+        del self.seats[index]
+        self._touch(now)
+        if not self.humans:  # Decision: AI seats never keep a lobby open on their own
+            return "empty"
+        if user_id == self.host_id:
+            self.host_id = self.humans[0].user_id  # the longest-seated person hosts now
+        return "left"
+
+    def start(self, user_id: int, now: float) -> None:
+        self._require_lobby()
+        if user_id != self.host_id:
+            raise TableError(T("Only the host, {host}, can start the game.",
+                               host=self.host_name))
+        low, high, seated = self.engine.MIN_PLAYERS, self.engine.MAX_PLAYERS, len(self.seats)
+        if not low <= seated <= high:  # the options' narrower range: check_players, below
+            if low == high:
+                raise TableError(TN("{game} needs {n} player: {seated} seated.",
+                                    "{game} needs {n} players: {seated} seated.",
+                                    low, game=self.title, seated=seated))
+            raise TableError(T("{game} needs {low} to {high} players: {seated} seated.",
+                               game=self.title, low=low, high=high, seated=seated))
+        try:
+            # Checked again as at the start command (a lobby saved before the bounds), and
+            # for this many players (Norwegian Jazz: 3 to 5).
+            type(self.options).from_dict(self.options.to_dict(), seated)
+            # The first dealer is drawn by lot (each rules file); seats keep join order.
+            game = self.engine(len(self.seats), self.options, self.rng.randrange(len(self.seats)))
+        except (OptionError, RulesError) as error:
+            raise TableError(refusal_text(error)) from None
+        self.game = game
+        self.status = PLAYING
+        self.started_at = now
+        self.events = []
+        self.step += 1
+        self.last_activity = now
+
+    def player_range(self) -> str:
+        """How many players the game takes, "3 to 7" (a ``Text``: ``say`` it, or pass it as
+        a parameter of a sentence)."""
+        low, high = self.seat_range
+        # Translators: how many players a game takes, as in "3 to 7 players"
+        return str(low) if low == high else T("{low} to {high}", low=low, high=high)
+
+    def _require_lobby(self) -> None:
+        if self.status == PLAYING:
+            raise TableError(T("The game has already started."))
+        if self.status != LOBBY:
+            raise TableError(T("This table is closed."))
+
+    def _touch(self, now: float) -> None:
+        self.step += 1
+        self.last_activity = now
+
+    # -- moves ----------------------------------------------------------------
+
+    def require_playing(self) -> Game:
+        if self.status == LOBBY:
+            raise TableError(T("The game has not started yet."))
+        if self.status != PLAYING or self.game is None:
+            raise TableError(T("This game is over.") if self.status == FINISHED
+                             else T("This table was stopped."))
+        return self.game
+
+    def check_move(self, user_id: int, step: int, code: str) -> tuple[int, int]:
+        """The seat and action of a click, or ``TableError``/``StaleClick``; changes nothing."""
+        game = self.require_playing()
+        seat = self.seated(user_id)
+        if step != self.step:
+            raise StaleClick(T("That menu is out of date: the table has moved on."))
+        to_act = game.to_act
+        if to_act is None:
+            raise TableError(T("It is not your turn: it is nobody's."))
+        if to_act != seat:
+            raise TableError(T("It is not your turn: it is {player}'s.",
+                               player=self.seats[to_act].name_text))
+        try:
+            action = parse_action(code)
+        except RulesError as error:
+            raise TableError(refusal_text(error)) from None
+        problem = game.why_illegal(action)
+        if problem is not None:
+            raise TableError(problem)
+        return seat, action
+
+    def apply(self, seat: int, action: int, now: float, by: str = "player") -> list[Event]:
+        """Apply a checked action; ``by`` is "player", "timer", "away", "ai" or "forced".
+        Returns the engine's events of the step."""
+        game = self.require_playing()
+        events = game.apply(seat, action)
+        player = self.seats[seat]
+        if by == "player":
+            player.expiries = 0
+            player.away = player.left = False
+        self.events.append(self._event_text(events[0], by))
+        self._after_step(now)
+        return events
+
+    def _event_text(self, played: Event, by: str) -> Text:
+        """The line the table shows for a move (kept, and said in the table's language)."""
+        assert isinstance(played, Played)
+        return move_line(by, self.seats[played.seat].name_text, played.action)
+
+    def _after_step(self, now: float) -> None:
+        self.step += 1
+        self.last_activity = now
+        del self.events[:-MAX_EVENTS]
+        self.arm_turn_timer(now)
+
+    # -- automation -------------------------------------------------------------
+
+    def automation(self) -> str | None:
+        """What the bot must do itself: finish, deal, auto, abandon, forced, ai, away;
+        None = wait."""
+        if self.status != PLAYING or self.game is None:
+            return None
+        game = self.game
+        if game.is_over:
+            return "finish"
+        if game.needs_deal:
+            return "deal"
+        if game.has_auto_step:
+            return "auto"
+        if all(seat.away for seat in self.humans):
+            return "abandon"  # nobody is left to play for: stop rather than play alone
+        to_act = game.to_act
+        if to_act is None:
+            return None
+        if game.legal_actions() == [PASS]:
+            return "forced"
+        if self.seats[to_act].is_ai:
+            return "ai"
+        if self.seats[to_act].away:
+            return "away"
+        return None
+
+    def run_automation(self, kind: str, now: float, policy: Policy = simple_action
+                       ) -> list[Event]:
+        """Play the bot's own step of ``kind`` (see ``automation``); its engine events."""
+        game = self.require_playing()
+        if kind == "deal":
+            events = game.start_deal(game.random_deal(self.rng))
+            self.events = [T("Deal {number} is dealt.", number=e.deal + 1) for e in events
+                           if isinstance(e, DealStarted)]
+            self._after_step(now)
+            return events
+        if kind == "auto":
+            events = game.auto_step()
+            self._after_step(now)
+            return events
+        if kind in ("forced", "away", "ai"):
+            seat = game.to_act
+            assert seat is not None
+            return self.apply(seat, PASS if kind == "forced" else policy(game), now, by=kind)
+        raise ValueError(f"not an automatic step: {kind}")
+
+    def completed_deals(self) -> int:
+        """How many deals have ended (their points are final)."""
+        if self.game is None:
+            return 0
+        started = len(self.game.deal_points)
+        ended = self.game.is_over or self.game.needs_deal
+        return started if ended else max(0, started - 1)
+
+    # -- time ----------------------------------------------------------------------
+
+    def arm_turn_timer(self, now: float) -> None:
+        """A fresh turn timer when a player (not the bot) must act, else none."""
+        if self.to_act is not None and self.automation() is None and self.turn_timer > 0:
+            self.turn_deadline = now + self.turn_timer
+            self.reminder_at = next_reminder(self.turn_timer, self.turn_deadline, now)
+        else:
+            self.turn_deadline = self.reminder_at = None
+
+    def time_out(self, now: float, policy: Policy = simple_action) -> list[Event]:
+        """The turn timer expired: play for the seat to act; the step's engine events."""
+        game = self.require_playing()
+        seat = game.to_act
+        if seat is None:
+            raise TableError(T("Nobody is to act."))
+        player = self.seats[seat]
+        player.expiries += 1
+        if player.expiries >= AWAY_AFTER:
+            player.away = True  # played for from now on, until they act again
+        return self.apply(seat, policy(game), now, by="timer")
+
+    def come_back(self, user_id: int) -> bool:
+        """A seated player showed up (opened their hand): no longer away. True if they were."""
+        index = self.seat_of(user_id)
+        if index is None or not self.seats[index].away:
+            return False
+        seat = self.seats[index]
+        seat.away = seat.left = False
+        seat.expiries = 0
+        return True
+
+    # -- plain data, copies -----------------------------------------------------------
+
+    def to_data(self) -> dict[str, Any]:
+        """The versioned snapshot (storage's ``data``); the posts are saved on their own.
+
+        Every plain field is saved as it is (so a new field cannot be forgotten); the
+        others have a form of their own, read back by ``from_data``."""
+        version, internal, gauss = self.rng.getstate()
+        data = {f.name: copy.deepcopy(getattr(self, f.name)) for f in dataclasses.fields(self)
+                if f.name not in _OWN_FORM}
+        data.update(options=self.options.to_dict(), seats=[asdict(s) for s in self.seats],
+                    rng=[version, list(internal), gauss],
+                    game=self.game.to_data() if self.game is not None else None,
+                    events=[_as_text(e).to_data() for e in self.events])
+        return data
+
+    @classmethod
+    def from_data(cls, data: dict[str, Any], engine: type[Game], version: int,
+                  posts: dict[str, Any] | None = None) -> Table:
+        """The table ``to_data`` saved; the game is replayed from its record.
+
+        A snapshot from before posts had their own column (``posts`` None) still holds
+        them in its own fields: they are read from there."""
+        rng = random.Random()
+        rng_version, internal, gauss = data["rng"]
+        rng.setstate((rng_version, tuple(internal), gauss))
+        known = {f.name for f in dataclasses.fields(cls)} - _OWN_FORM
+        seat_fields = {f.name for f in dataclasses.fields(Seat)}
+        table = cls(engine=engine, version=version, rng=rng,
+                    # Unbounded: a lobby saved before the options had bounds still loads.
+                    options=engine.OPTIONS.from_dict(data["options"], bounded=False),
+                    seats=[Seat(**{k: v for k, v in s.items() if k in seat_fields})
+                           for s in data["seats"]],
+                    posts=(Posts.from_data(posts) if posts is not None
+                           else Posts.from_legacy_snapshot(data)),
+                    # Texts as dicts; an older snapshot's plain English lines are kept as is
+                    events=[Text.from_data(e) for e in data.get("events") or ()],
+                    **{k: v for k, v in data.items() if k in known})
+        if data.get("game") is not None:
+            game = restore_game(data["game"])
+            if not isinstance(game, engine):
+                raise TableError(  # not for players: the restore log says it
+                    f"The saved game is {game.TITLE}, not {engine.TITLE}.")
+            table.game = game
+        return table
+
+    def clone(self) -> Table:
+        """An independent copy of the state (not the posts), kept to roll a failed step back."""
+        rng = random.Random()
+        rng.setstate(self.rng.getstate())
+        return dataclasses.replace(
+            self, seats=[dataclasses.replace(s) for s in self.seats], rng=rng,
+            game=self.game.clone() if self.game is not None else None,
+            events=list(self.events))
+
+    def restore(self, kept: Table) -> None:
+        """Go back to the state ``kept`` (a ``clone``) holds; the posts stay as they are."""
+        for f in dataclasses.fields(self):
+            if f.name != "posts":
+                setattr(self, f.name, getattr(kept, f.name))
+
+
+# Fields that are not saved as they are: the engine and version come from the storage
+# row, the posts are saved apart; the rest have a plain-data form of their own.
+_OWN_FORM = frozenset({"engine", "version", "posts", "rng", "game", "seats", "options",
+                       "events"})
+
+
+def _as_text(line: str) -> Text:
+    return line if isinstance(line, Text) else Text.from_data(line)
+
+
+def new_table_id() -> str:
+    return secrets.token_hex(4)
+
+
