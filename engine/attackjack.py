@@ -1,4 +1,4 @@
-"""AttackJack (BrawlJack, BattleJack): ``/work/shared/rules/attackjack.md``.
+"""AttackJack (BrawlJack, BattleJack): ``docs/rules/attackjack.md``.
 
 One game is one deal. Every seat gets two cards; the rest is the deck, whose top
 card lies face up beside it (the *open card*). From the seat that won the lot

@@ -1,4 +1,4 @@
-"""California Jack (``/work/shared/rules/california_jack.md``): two players, a face-up stock.
+"""California Jack (``docs/rules/california_jack.md``): two players, a face-up stock.
 
 Each deal: 6 cards to each player, the other 40 form the face-up stock whose top
 card at the start of the deal names trumps (that card stays on the stock and goes

@@ -1,6 +1,6 @@
 """Jacko: two players lay cards onto a running sum that may never pass 21.
 
-The rules are the project's ``rules/jacko.md``; the **Decisions** it takes are
+The rules are the project's ``docs/rules/jacko.md``; the **Decisions** it takes are
 followed as written, and where its English leaves a choice the most literal
 reading is taken (each such reading is pinned by a test in
 ``tests/engine/test_jacko*.py``).

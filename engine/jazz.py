@@ -1,4 +1,4 @@
-"""Jazz (``rules/jazz.md``): five penalty trick deals, then a Sevens deal.
+"""Jazz (``docs/rules/jazz.md``): five penalty trick deals, then a Sevens deal.
 
 State is kept in flat lists of ints so that random playouts and AI search stay
 fast; legal actions are computed once per position and cached until the next

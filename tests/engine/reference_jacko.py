@@ -1,4 +1,4 @@
-"""A second, deliberately plain Jacko, written from rules/jacko.md alone.
+"""A second, deliberately plain Jacko, written from docs/rules/jacko.md alone.
 
 Cards are code strings and the round is a list of (player, card, value); it
 shares no code with engine/jacko.py, so replaying the same records through both

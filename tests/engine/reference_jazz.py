@@ -1,4 +1,4 @@
-"""A second, deliberately plain Jazz, written from rules/jazz.md alone.
+"""A second, deliberately plain Jazz, written from docs/rules/jazz.md alone.
 
 It shares no code with engine/jazz.py (cards are code strings here, rows are
 rank lists), so replaying the same records through both and comparing every

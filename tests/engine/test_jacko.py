@@ -1,6 +1,6 @@
 """Jacko rules, options, deals, refusals, views and copies on hand-made deals.
 
-The rules are rules/jacko.md; the tests named ``test_reading_*`` pin a reading
+The rules are docs/rules/jacko.md; the tests named ``test_reading_*`` pin a reading
 of the rules that the file leaves open (see the engine's report).
 """
 

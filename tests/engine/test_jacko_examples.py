@@ -1,4 +1,4 @@
-"""The worked examples of rules/jacko.md, one test each, on the real engine.
+"""The worked examples of docs/rules/jacko.md, one test each, on the real engine.
 
 ``A`` is the player who lays the first card of the example's round. Where the
 example needs a position that a first round cannot reach (a player who leads

@@ -1,4 +1,4 @@
-"""Jazz: every worked example of rules/jazz.md, and the Decisions it names."""
+"""Jazz: every worked example of docs/rules/jazz.md, and the Decisions it names."""
 
 from __future__ import annotations
 

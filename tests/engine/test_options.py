@@ -18,7 +18,7 @@ from engine.text import Text
 GAMES: tuple[type[Game], ...] = (Jazz, Jacko, CaliforniaJack, AttackJack)
 FIELDS = [(game, f) for game in GAMES for f in dataclasses.fields(game.OPTIONS)]
 NUMBERS = [(game, f) for game, f in FIELDS if type(f.default) is int]
-# What each rules file implies (/work/shared/rules/*.md): a bonus, a target, a stake.
+# What each rules file implies (docs/rules/*.md): a bonus, a target, a stake.
 BOUNDS = {("jazz", "sevens_bonus"): (0, 200), ("jacko", "target"): (1, 500),
           ("california_jack", "target"): (1, 50), ("attackjack", "stake"): (0, 10000)}
 
