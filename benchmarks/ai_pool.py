@@ -32,13 +32,19 @@ from bot.table.ai_runner import AIRunner, default_workers
 from bot.table.timers import SystemClock
 from engine.core import Game
 from engine.registry import game_ids, spec
-from tests.cogs.harness import choose, live_menu, table_message
-from tests.fakediscord import FakeChannel, FakeDiscord, FakeUser
+from testkit.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
+from testkit.harness import choose, live_menu, table_message
 
 # The registry's first game (Jazz: 4 seats, one DM per turn), named by the registry.
 GAME = spec(game_ids()[0])
 GAME_ONLY: dict[str, str | None] = {str(GAME.cog): GAME.id}
 EXPLICIT = 4  # first response types: 4 a message, 7 an update; 5 and 6 are deferrals
+
+
+def _table(fake: FakeDiscord, channel: FakeChannel) -> FakeMessage:
+    table = table_message(fake, channel)
+    assert table is not None, "no table message"
+    return table
 
 
 class CountingRunner(AIRunner):
@@ -67,6 +73,7 @@ async def _open(fake: FakeDiscord, channel: FakeChannel, host: FakeUser,
                 others: list[FakeUser], ai_seats: int, level: str) -> None:
     await (await fake.slash(host, channel, f"{GAME.id} start", images=False)).wait_answered()
     lobby = fake.find_message(channel, label="Join")
+    assert lobby is not None
     for user in others:
         await (await fake.click(user, lobby, label="Join")).wait_answered()
     for _ in range(ai_seats):
@@ -106,7 +113,7 @@ async def _sleeper(fake: FakeDiscord, bot: CardTableBot, channel: FakeChannel,
         seat = table.seat_of(user.id) if table is not None else None
         if table is not None and seat is not None and table.seats[seat].away:
             with contextlib.suppress(Exception):
-                await (await fake.click(user, table_message(fake, channel), label="My hand")
+                await (await fake.click(user, _table(fake, channel), label="My hand")
                        ).wait_answered(timeout=30)
 
 
@@ -131,7 +138,7 @@ async def _clicker(fake: FakeDiscord, bot: CardTableBot, channel: FakeChannel,
                 await ix.wait_answered(timeout=60)
                 clicks.append(ix)
             continue
-        ix = await fake.click(user, table_message(fake, channel), label="My hand")
+        ix = await fake.click(user, _table(fake, channel), label="My hand")
         await ix.wait_answered(timeout=60)
         clicks.append(ix)
 

@@ -21,8 +21,8 @@ from typing import Any
 
 from bot.ui.presenter import SAVE_FAILED
 from engine.registry import spec
-from tests.cogs.harness import GameDriver, hold_for, idle, make_bot
-from tests.fakediscord import FakeDiscord
+from testkit.fakediscord import FakeDiscord
+from testkit.harness import GameDriver, hold_for, idle, make_bot
 
 COMPONENT = 3  # an interaction of a button or select
 DEFERRED_UPDATE = 6
@@ -81,6 +81,7 @@ async def _open_table(fake: FakeDiscord, bot: Any, game_id: str, channel: Any,
     command = bot.game_uis[game_id].COMMAND
     await (await fake.slash(users[0], channel, f"{command} start")).wait_answered()
     lobby = fake.find_message(channel, label="Join")
+    assert lobby is not None
     for user in users[1:]:
         await (await fake.click(user, lobby, label="Join")).wait_answered()
     await (await fake.click(users[0], lobby, label="Start")).wait_answered()

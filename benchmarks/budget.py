@@ -29,10 +29,10 @@ from typing import Any
 from bot.config.settings import Timing
 from bot.table.timers import SystemClock
 from engine.registry import game_ids, spec
-from tests.cogs.harness import choose, idle, is_move, make_bot
-from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
-from tests.fakediscord.interactions import FakeDiscordError
-from tests.fakediscord.rest import Call
+from testkit.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
+from testkit.fakediscord.interactions import FakeDiscordError
+from testkit.fakediscord.rest import Call
+from testkit.harness import choose, idle, is_move, make_bot
 
 # The registry's first game (Jazz: 4 seats, one DM per turn), named by the registry.
 GAME = spec(game_ids()[0])

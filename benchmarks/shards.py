@@ -19,9 +19,9 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from benchmarks.pgcluster import PostgresCluster
-from tests.cogs.test_restart import LAUNCHER, BotProcess, Players, open_jazz
-from tests.fakediscord import FakeDiscord, Interaction
+from testkit.fakediscord import FakeDiscord, Interaction
+from testkit.pgcluster import PostgresCluster
+from testkit.processes import LAUNCHER, BotProcess, Players, open_jazz
 
 SHARD_COUNT = "2"
 

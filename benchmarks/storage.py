@@ -10,7 +10,7 @@ before: the latency a click sees, not the server's throughput):
 * **a leaderboard page**: ``leaderboard`` of that server, 10 rows, a random page.
 
 SQLite is a file in a temporary folder, as the bot has it (WAL, synchronous NORMAL).
-PostgreSQL is a throw-away cluster started for the run (``benchmarks.pgcluster``:
+PostgreSQL is a throw-away cluster started for the run (``testkit.pgcluster``:
 local TCP, fsync off, so it measures the backend's own cost, not a disk), or the
 database at ``--database-url`` (it writes tables, games and ratings there). The last
 line is one JSON object.
@@ -28,7 +28,6 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from benchmarks.pgcluster import PostgresCluster
 from bot.storage import (
     FinishedGame,
     PostgresStorage,
@@ -40,6 +39,7 @@ from bot.storage import (
 from bot.table.state import Table
 from engine.core import Game
 from engine.registry import game_ids, spec
+from testkit.pgcluster import PostgresCluster
 
 BACKENDS = ("sqlite", "postgres")
 GUILD = 424242424242424242  # a snowflake: more than 32 bits

@@ -3,7 +3,7 @@ from collections.abc import AsyncIterator, Iterator
 import pytest
 import pytest_asyncio
 
-from tests.fakediscord import FakeDiscord
+from testkit.fakediscord import FakeDiscord
 from tests.pgserver import PostgresServer, PostgresUnavailable
 
 

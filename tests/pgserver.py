@@ -1,6 +1,6 @@
-"""A real PostgreSQL server for the tests: a throw-away cluster (``benchmarks.pgcluster``,
-which the storage benchmark uses too; benchmarks may not import tests, so the code lives
-there and is re-exported here).
+"""A real PostgreSQL server for the tests: a throw-away cluster (``testkit.pgcluster``,
+which the storage benchmarks use too; it lives in ``testkit`` so that tests and
+benchmarks share it, and is re-exported here).
 
 ``PostgresServer().start()`` → the DSN of its ``postgres`` database; ``create_database()``
 → the DSN of a fresh empty one; ``stop()`` stops it and removes its directory. The
@@ -10,7 +10,7 @@ test) are in ``tests/conftest.py``, so any test directory can use them.
 
 from __future__ import annotations
 
-from benchmarks.pgcluster import PostgresCluster, PostgresUnavailable, find_binaries, run_sql
+from testkit.pgcluster import PostgresCluster, PostgresUnavailable, find_binaries, run_sql
 
 PostgresServer = PostgresCluster
 

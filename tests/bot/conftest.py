@@ -28,7 +28,7 @@ from bot.storage import (
     Store,
 )
 from bot.storage.values import time_text
-from tests.bot.clock import FakeClock
+from testkit.clock import FakeClock
 
 BACKENDS = ("sqlite", "postgres")
 

@@ -1,4 +1,4 @@
-"""Self-tests of the fake Discord (tests/fakediscord), driven by the real discord.py client."""
+"""Self-tests of the fake Discord (testkit/fakediscord), driven by the real discord.py client."""
 
 from __future__ import annotations
 
@@ -20,8 +20,8 @@ from discord import app_commands
 from discord.ext import commands
 from discord.http import Route
 
-from tests.fakediscord import FakeDiscord, FakeDiscordError, FakeUser
-from tests.fakediscord.gateway import Gateway
+from testkit.fakediscord import FakeDiscord, FakeDiscordError, FakeUser
+from testkit.fakediscord.gateway import Gateway
 
 
 class PickButton(discord.ui.DynamicItem[discord.ui.Button], template=r"pick:(?P<n>\d+)"):

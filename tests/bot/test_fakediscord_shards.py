@@ -17,9 +17,9 @@ from discord.http import Route
 from bot.app.client import CardTableBot
 from bot.config.settings import Settings
 from bot.storage import Storage
-from tests.bot.clock import ManualClock
-from tests.cogs.harness import FAST, cheap_ai
-from tests.fakediscord import FakeChannel, FakeDiscord, FakeDiscordError, FakeGuild, FakeUser
+from testkit.clock import ManualClock
+from testkit.fakediscord import FakeChannel, FakeDiscord, FakeDiscordError, FakeGuild, FakeUser
+from testkit.harness import FAST, cheap_ai
 
 
 def label(interaction: discord.Interaction) -> str:

@@ -21,7 +21,7 @@ from bot.table.state import StaleClick, Table
 from bot.table.step import Steps
 from engine.core import Game, action_code
 from engine.jazz import Jazz
-from tests.bot.clock import ManualClock
+from testkit.clock import ManualClock
 
 ON_SHARD_0, ON_SHARD_1 = (6 << 22) | 7, (5 << 22) | 7  # (guild id >> 22) % 2
 

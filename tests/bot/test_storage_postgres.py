@@ -19,7 +19,6 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from benchmarks import pgcluster
 from bot.storage import (
     STARTING_CHIPS,
     ChannelBusy,
@@ -33,6 +32,7 @@ from bot.storage import (
 )
 from bot.storage.postgres_pool import safe_location
 from bot.storage.postgres_sessions import CHANNEL, change_of, change_payload, table_key
+from testkit import pgcluster
 from tests.bot.test_storage import GUILD, OTHER_GUILD, STAKES, finished
 from tests.pgserver import PostgresServer, PostgresUnavailable, find_binaries, run_sql
 

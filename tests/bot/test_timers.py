@@ -8,7 +8,7 @@ import random
 from bot.table.state import LOBBY, PLAYING, STOPPED, Table
 from bot.table.timers import TableTimers, next_due
 from engine.jazz import Jazz
-from tests.bot.clock import ManualClock
+from testkit.clock import ManualClock
 
 
 def table(status: str = PLAYING) -> Table:

@@ -1,0 +1,181 @@
+"""The AI pool on the fake Discord: while AI seats of several tables think slowly, people's
+clicks are answered at once, at those tables and at others, and a Hint goes before the
+bots' moves. The AI's jobs wait at a gate (tests.bot.test_ai_pool.Gate) that the test
+opens, so "at once" means "before any AI decision finished", never a number of ms."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from bot.table.ai_runner import AIRunner, table_seed
+from testkit.clock import ManualClock
+from testkit.fakediscord import FakeChannel, FakeDiscord, FakeUser
+from testkit.harness import choose, idle, live_menu, make_bot, table_message
+from tests.bot.test_ai_pool import Gate, until
+from tests.e2e.test_clicks import actions_played
+from tests.e2e.test_hints import hint_button
+from tests.e2e.test_jazz_e2e import JAZZ_ONLY, start_jazz
+
+RNG = random.Random(3)
+
+
+def gated_ai(workers: int) -> tuple[AIRunner, Gate]:
+    gate = Gate(threads=4)
+    return AIRunner(gate, workers=workers, iterations=20, time_limit=None,
+                    owns_executor=True), gate
+
+
+async def with_ai_seats(fake: FakeDiscord, bot, channel: FakeChannel, host: FakeUser,
+                        asked: Callable[[], bool]) -> None:
+    """A Jazz table of ``host`` and two Normal AI seats, played until its AI has asked
+    (``asked``): if the host is first to act, they play a card first."""
+    await (await fake.slash(host, channel, "jazz start")).wait_answered()
+    lobby = fake.find_message(channel, label="Join")
+    for _ in range(2):
+        await (await fake.click(host, lobby, label="Add AI: Normal")).wait_answered()
+    await (await fake.click(host, lobby, label="Start")).wait_answered()
+    table = bot.croupier.manager.in_channel(channel.id)
+    while not asked():
+        menu = live_menu(fake, host)
+        if menu is not None and table.to_act == table.seated(host.id):
+            await (await choose(fake, host, menu[0], RNG)).wait_answered()
+        await fake.wait_for(lambda: asked() or live_menu(fake, host) is not None, timeout=10)
+
+
+async def with_hints(fake: FakeDiscord, bot, channel: FakeChannel, people: list[FakeUser]):
+    """A rated Jazz table of people where the server allows hints; once someone is to act."""
+    await (await fake.slash(people[0], channel, "jazz start")).wait_answered()
+    table = bot.croupier.manager.in_channel(channel.id)
+    table.hints_allowed = True  # as /settings would have set it (before the hands are drawn)
+    lobby = fake.find_message(channel, label="Join")
+    for user in people[1:]:
+        await (await fake.click(user, lobby, label="Join")).wait_answered()
+    await (await fake.click(people[0], lobby, label="Start")).wait_answered()
+    await fake.wait_for(lambda: table.to_act is not None)
+    return table
+
+
+def to_act(bot, channel: FakeChannel, users: list[FakeUser]) -> FakeUser:
+    table = bot.croupier.manager.in_channel(channel.id)
+    return next(u for u in users if table.seated(u.id) == table.to_act)
+
+
+async def my_hand(fake: FakeDiscord, user: FakeUser, channel: FakeChannel):
+    ix = await fake.click(user, table_message(fake, channel), label="My hand")
+    await ix.wait_answered()
+    return ix
+
+
+async def test_clicks_are_answered_while_slow_ai_seats_of_several_tables_think(
+        fake_discord, tmp_path):
+    fake = fake_discord
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    people = [fake.add_user(n) for n in ("carol", "dave", "erin")]
+    first, second = fake.channel("general"), fake.channel("games")
+    third = fake.world.add_channel("cards")
+    clock = ManualClock()
+    ai, gate = gated_ai(workers=2)
+    bot = await make_bot(tmp_path / "db.sqlite", extensions=JAZZ_ONLY, clock=clock, ai=ai)
+    try:
+        async with fake.running(bot):
+            # Two tables whose AI seats think (both workers taken), and a table of people.
+            await with_ai_seats(fake, bot, first, alice, lambda: len(gate.started) == 1)
+            await with_ai_seats(fake, bot, second, bob, lambda: len(gate.started) == 2)
+            ai_moves = [actions_played(bot, ch) for ch in (first, second)]
+            await start_jazz(fake, third, people)
+            people_table = bot.croupier.manager.in_channel(third.id)
+            await fake.wait_for(lambda: people_table.to_act is not None)
+            late = to_act(bot, third, people)
+            menu = await fake.wait_for(lambda: live_menu(fake, late))
+            clock.advance(300)  # their turn times out: the AI must play it, and waits in line
+            await fake.wait_for(lambda: ai.pool.waiting == 1)
+
+            # At the tables whose AI thinks, and at the one whose time-out waits for it,
+            # every click is answered at once: no lock waits for a search.
+            answered = [await my_hand(fake, alice, first), await my_hand(fake, bob, second)]
+            answered += [await my_hand(fake, u, third) for u in people if u is not late]
+            move = await choose(fake, late, menu[0], RNG)  # made before the AI decided
+            await move.wait_answered()
+            assert move.response.type == 7  # applied: the hand message was updated
+            nxt = to_act(bot, third, people)
+            second_move = await choose(fake, nxt, (await fake.wait_for(
+                lambda: live_menu(fake, nxt)))[0], RNG)
+            await second_move.wait_answered()
+            assert second_move.response.type == 7
+            assert all(ix.response.type == 4 and "Your hand" in ix.text() for ix in answered)
+            assert gate.finished == []  # ...all before a single AI decision finished
+
+            gate.open()
+            await idle(bot, timeout=30)
+            # The AI tables went on; the time-out's search was dropped unrun (the player
+            # moved in time), and their move stands.
+            assert [actions_played(bot, ch) for ch in (first, second)] > ai_moves
+            assert table_seed(people_table.table_id) not in gate.started
+            assert actions_played(bot, third) == 2
+            assert "ran out of time" not in table_message(fake, third).text()
+            assert fake.check_unanswered() == []
+    finally:
+        gate.open()
+
+
+async def test_a_hint_goes_before_other_tables_bot_moves(fake_discord, tmp_path):
+    fake = fake_discord
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    people = [fake.add_user(n) for n in ("carol", "dave", "erin")]
+    first, second = fake.channel("general"), fake.channel("games")
+    third = fake.world.add_channel("cards")
+    ai, gate = gated_ai(workers=1)
+    bot = await make_bot(tmp_path / "db.sqlite", extensions=JAZZ_ONLY, ai=ai)
+    try:
+        async with fake.running(bot):
+            # One worker: the first table's AI search runs, the second table's waits.
+            await with_ai_seats(fake, bot, first, alice, lambda: len(gate.started) == 1)
+            await with_ai_seats(fake, bot, second, bob, lambda: ai.pool.waiting == 1)
+            people_table = await with_hints(fake, bot, third, people)
+            asker = to_act(bot, third, people)
+            message, custom_id = await fake.wait_for(lambda: hint_button(fake, asker))
+            hint = await fake.click(asker, message, custom_id)
+            await hint.wait_answered()  # deferred: the search waits for the worker
+            await fake.wait_for(lambda: ai.pool.waiting == 2)
+            gate.let_through()  # the first table's search ends: the next to run is the hint
+            await until(lambda: len(gate.started) == 2)
+            assert gate.started[1] == table_seed(people_table.table_id)
+            gate.open()
+            await hint.wait_done()
+            assert "would play" in hint.text()
+            await idle(bot, timeout=30)
+            assert gate.started[2] == table_seed(bot.croupier.manager.in_channel(
+                second.id).table_id)
+    finally:
+        gate.open()
+
+
+async def test_a_hint_the_table_moved_on_from_is_dropped_unsearched(fake_discord, tmp_path):
+    fake = fake_discord
+    alice = fake.add_user("alice")
+    people = [fake.add_user(n) for n in ("carol", "dave", "erin")]
+    first, third = fake.channel("general"), fake.world.add_channel("cards")
+    ai, gate = gated_ai(workers=1)
+    bot = await make_bot(tmp_path / "db.sqlite", extensions=JAZZ_ONLY, ai=ai)
+    try:
+        async with fake.running(bot):
+            await with_ai_seats(fake, bot, first, alice, lambda: len(gate.started) == 1)
+            people_table = await with_hints(fake, bot, third, people)
+            asker = to_act(bot, third, people)
+            message, custom_id = await fake.wait_for(lambda: hint_button(fake, asker))
+            hint = await fake.click(asker, message, custom_id)
+            await hint.wait_answered()
+            await fake.wait_for(lambda: ai.pool.waiting == 1)  # behind the AI table's search
+            menu = await fake.wait_for(lambda: live_menu(fake, asker))
+            move = await choose(fake, asker, menu[0], RNG)  # they play without waiting
+            await move.wait_answered()
+            assert move.response.type == 7
+            gate.open()
+            await hint.wait_done()
+            assert "out of date" in hint.text() and "would play" not in hint.text()
+            await idle(bot, timeout=30)
+            assert table_seed(people_table.table_id) not in gate.started  # never searched
+            assert people_table.hinted == []
+    finally:
+        gate.open()

@@ -1,0 +1,276 @@
+"""Start-up: commands synced only when the tree changed, and cleared in a former dev
+server; cogs of missing engines left out; a start that fails says why in a sentence;
+the ready line; no voice warnings."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+import re
+import socket
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+import discord
+import pytest
+from discord.voice_client import VoiceClient
+
+from bot.app import client as client_module
+from bot.app import lifecycle
+from testkit.harness import make_bot
+from tests.e2e.test_commands import ALL
+from tests.e2e.test_process import NEEDED, READY, run_to_exit
+
+
+async def test_commands_are_synced_once_and_again_only_after_a_change(fake_discord, tmp_path):
+    fake = fake_discord
+    path = tmp_path / "db.sqlite"
+    first = await make_bot(path, extensions=ALL)
+    async with fake.running(first):
+        assert first.synced and fake.syncs == 1
+    names = {c["name"] for c in fake.world.commands[None]}
+    assert names == {"help", "jazz", "jacko", "californiajack", "attackjack"}
+    again = await make_bot(path, extensions=ALL)
+    async with fake.running(again):
+        assert not again.synced and fake.syncs == 1  # same tree: no sync on this boot
+    fewer = await make_bot(path, extensions={"cogs.help": None, "cogs.jazz": "jazz"})
+    async with fake.running(fewer):
+        assert fewer.synced and fake.syncs == 2
+    assert {c["name"] for c in fake.world.commands[None]} == {"help", "jazz"}
+
+
+async def test_a_cog_whose_engine_is_missing_does_not_load(fake_discord, tmp_path, monkeypatch):
+    fake = fake_discord
+    monkeypatch.setattr(client_module, "available_games", lambda: ["jazz"])
+    bot = await make_bot(tmp_path / "db.sqlite", extensions=ALL)
+    async with fake.running(bot):
+        assert set(bot.game_uis) == {"jazz"}
+        assert "cogs.jacko" not in bot.extensions
+    assert {c["name"] for c in fake.world.commands[None]} == {"help", "jazz"}
+
+
+async def test_the_default_extension_list_loads_every_landed_game(fake_discord, tmp_path):
+    fake = fake_discord
+    bot = await make_bot(tmp_path / "db.sqlite", extensions=None)
+    async with fake.running(bot):
+        assert set(bot.game_uis) == set(client_module.available_games())
+        assert bot.intents.value == bot.intents.default().value  # nothing privileged
+
+
+async def test_python_m_bot_runs_a_table(fake_discord, tmp_path):
+    fake = fake_discord
+    alice = fake.add_user("alice")
+    general = fake.channel("general")
+    env = fake.subprocess_env()
+    env.update({"DATABASE_PATH": str(tmp_path / "bot.db"), "LOG_LEVEL": "WARNING"})
+    proc = await asyncio.create_subprocess_exec(
+        *fake.subprocess_command("bot"), env=env, cwd=tmp_path,
+        stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL)
+    try:
+        await fake.wait_for(lambda: fake.world.commands.get(None), timeout=30)
+        await fake.wait_for(lambda: fake.gateway.live_sessions, timeout=30)
+        ix = await fake.slash(alice, general, "jazz start")
+        await ix.wait_answered()
+        assert fake.find_message(general, label="Join") is not None
+        assert (tmp_path / "bot.db").exists()
+    finally:
+        proc.kill()
+        await proc.wait()
+
+
+# ------------------------------------------------------------------ failing to start
+
+
+def one_or_two_sentences(text: str) -> bool:
+    return 1 <= len(re.findall(r"[.!?](?:\s|$)", text)) <= 2
+
+
+async def test_python_m_bot_with_a_token_discord_refuses_says_so(fake_discord, tmp_path):
+    exited = await run_to_exit(fake_discord, tmp_path, DISCORD_TOKEN="not-the-token")
+    assert exited.status == 2  # as a bad setting: starting again does not help
+    assert "Traceback" not in exited.stderr
+    [sentence] = [line for line in exited.stderr.splitlines() if "DISCORD_TOKEN" in line]
+    assert sentence.startswith("Discord refused the token (DISCORD_TOKEN)")
+    assert "Developer Portal" in sentence and one_or_two_sentences(sentence)
+    assert not (tmp_path / "bot.db").exists()  # it stopped before it opened anything
+
+
+def closed_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]  # nothing listens there once it is closed
+
+
+@pytest.mark.parametrize("where, reason", [
+    ("closed port", "Connection refused"),
+    ("unknown host", ""),  # the resolver's words differ between systems
+])
+async def test_python_m_bot_without_network_says_so(fake_discord, tmp_path, where, reason):
+    url = (f"http://127.0.0.1:{closed_port()}" if where == "closed port"
+           else "http://discord.invalid")  # .invalid never resolves (RFC 2606)
+    exited = await run_to_exit(fake_discord, tmp_path, FAKEDISCORD_URL=url)
+    assert exited.status == 1  # it may pass by itself: a supervisor may start it again
+    assert "Traceback" not in exited.stderr
+    [sentence] = [line for line in exited.stderr.splitlines()
+                  if line.startswith("Cannot reach Discord")]
+    host = urlsplit(url).hostname
+    assert f"({host}:" in sentence and reason in sentence
+    assert "check the network" in sentence and one_or_two_sentences(sentence)
+
+
+async def test_python_m_bot_says_when_its_postgresql_cannot_be_reached(fake_discord, tmp_path):
+    url = f"postgresql://cardtable:secret@127.0.0.1:{closed_port()}/cardtable"
+    exited = await run_to_exit(fake_discord, tmp_path, DATABASE_URL=url)
+    assert exited.status == 1 and "Traceback" not in exited.stderr  # it may come back
+    [sentence] = [line for line in exited.stderr.splitlines()
+                  if line.startswith("The database cannot be opened")]
+    assert "Cannot connect to PostgreSQL at postgresql://cardtable@127.0.0.1:" in sentence
+    assert "secret" not in exited.stderr, "the password stays out of the log"
+    assert "Check DATABASE_URL" in sentence
+
+
+async def test_python_m_bot_says_when_discord_has_a_server_error(fake_discord, tmp_path):
+    fake_discord.fail_next("GET", "/users/@me", 503)  # the log-in's first request
+    exited = await run_to_exit(fake_discord, tmp_path)
+    assert exited.status == 1 and "Traceback" not in exited.stderr
+    [sentence] = [line for line in exited.stderr.splitlines() if "server error" in line]
+    assert sentence.startswith("Discord answered with a server error (503)")
+    assert "discordstatus.com" in sentence and one_or_two_sentences(sentence)
+
+
+async def test_python_m_bot_without_the_commands_scope_says_how_to_invite_it(
+        fake_discord, tmp_path):
+    fake = fake_discord
+    guild = fake.world.guild.id
+    # Discord's answer when the bot was invited without the applications.commands scope.
+    fake.fail_next("PUT", "/applications/*/guilds/*/commands", 403, 50001,
+                   message="Missing Access")
+    exited = await run_to_exit(fake, tmp_path, DEV_GUILD_ID=str(guild))
+    assert exited.status == 2
+    assert "Traceback" not in exited.stderr
+    [sentence] = [line for line in exited.stderr.splitlines() if "applications.commands" in line]
+    assert sentence.startswith(
+        f"Discord refused to register the slash commands in server {guild}")
+    assert one_or_two_sentences(sentence.split(": http")[0] + ".")
+    url = sentence.rsplit(" ", 1)[1]
+    query = parse_qs(urlsplit(url).query)
+    assert query["client_id"] == [str(fake.world.application_id)]
+    assert query["scope"] == ["bot applications.commands"]
+    assert query["guild_id"] == [str(guild)]
+    assert discord.Permissions(int(query["permissions"][0])) == NEEDED
+    assert fake.world.commands.get(guild) is None  # nothing was registered
+
+
+# ------------------------------------------------------------------ the former dev server
+
+
+def names(commands: list[dict[str, Any]] | None) -> set[str]:
+    return {c["name"] for c in commands or []}
+
+
+async def dev_bot(path, guild_id: int | None):
+    bot = await make_bot(path, extensions=ALL)
+    bot.settings = dataclasses.replace(bot.settings, dev_guild_id=guild_id)
+    return bot
+
+
+def guild_syncs(fake, since: int = 0) -> list[Any]:
+    return [c for c in fake.calls_since(since)
+            if c.route == "PUT /applications/{application_id}/guilds/{guild_id}/commands"]
+
+
+async def test_the_commands_of_a_former_dev_server_are_cleared(fake_discord, tmp_path):
+    fake = fake_discord
+    path = tmp_path / "db.sqlite"
+    guild = fake.world.guild.id
+    expected = {"help", "jazz", "jacko", "californiajack", "attackjack"}
+    async with fake.running(await dev_bot(path, guild)):
+        pass
+    assert names(fake.world.commands[guild]) == expected
+    assert names(fake.world.commands.get(None)) == set()
+
+    async with fake.running(await dev_bot(path, None)):  # DEV_GUILD_ID unset
+        pass
+    assert fake.world.commands[guild] == []  # not twice in the test server
+    assert names(fake.world.commands[None]) == expected
+
+    mark = fake.mark()
+    async with fake.running(await dev_bot(path, None)):
+        pass
+    assert guild_syncs(fake, mark) == []  # cleared once, then forgotten
+
+    # Back to the dev server: its commands are synced again, not taken as unchanged.
+    async with fake.running(await dev_bot(path, guild)):
+        pass
+    assert names(fake.world.commands[guild]) == expected
+
+
+@pytest.mark.parametrize("status, code", [(403, 50001), (404, 10004)])
+async def test_a_former_dev_server_the_bot_left_is_forgotten(fake_discord, tmp_path, caplog,
+                                                             status, code):
+    fake = fake_discord
+    path = tmp_path / "db.sqlite"
+    guild = fake.world.guild.id
+    async with fake.running(await dev_bot(path, guild)):
+        pass
+    fake.fail_next("PUT", "/applications/*/guilds/*/commands", status, code)  # bot removed
+    caplog.set_level(logging.WARNING, logger="bot.app.commandsync")
+    async with fake.running(await dev_bot(path, None)) as bot:
+        assert bot.is_ready()  # not fatal
+    [warning] = [r for r in caplog.records if r.name == "bot.app.commandsync"]
+    assert str(guild) in warning.getMessage() and str(status) in warning.getMessage()
+    assert names(fake.world.commands[None]) == {"help", "jazz", "jacko", "californiajack",
+                                                "attackjack"}
+    mark = fake.mark()
+    async with fake.running(await dev_bot(path, None)):
+        pass
+    assert guild_syncs(fake, mark) == []  # not tried again at every start
+
+
+# ------------------------------------------------------------------ the ready line, voice
+
+
+async def test_the_ready_line_is_logged_once_with_name_servers_and_invite(
+        fake_discord, tmp_path, caplog):
+    fake = fake_discord
+    caplog.set_level(logging.INFO, logger="bot.app.lifecycle")
+    bot = await make_bot(tmp_path / "db.sqlite", extensions={"cogs.help": None})
+    readies = []
+
+    async def count_ready():
+        readies.append(1)
+
+    bot.add_listener(count_ready, "on_ready")
+
+    async def quick_identify(shard_id, *, initial=False):  # discord.py waits 5 s
+        return None
+
+    bot.before_identify_hook = quick_identify
+    lifecycle.announce_ready(bot)
+    async with fake.running(bot):
+        await fake.wait_for(lambda: readies)
+        fake.invalidate_sessions()  # a new session, as after a long outage: READY again
+        await fake.drop_connections()
+        await fake.wait_for(lambda: len(readies) == 2, timeout=5)
+    lines = [r.getMessage() for r in caplog.records if r.name == "bot.app.lifecycle"
+             and "is ready" in r.getMessage()]
+    assert len(lines) == 1
+    found = READY.fullmatch(lines[0])
+    assert found is not None
+    assert found[1] == fake.world.bot.name and found[2] == "1"
+    query = parse_qs(urlsplit(found[3]).query)
+    assert query["client_id"] == [str(fake.world.application_id)]
+    assert query["scope"] == ["bot applications.commands"]
+    assert discord.Permissions(int(query["permissions"][0])) == NEEDED
+
+
+def test_the_voice_warnings_are_silenced_and_other_warnings_are_not(monkeypatch, caplog):
+    # As on a first import of discord.py without PyNaCl and davey.
+    monkeypatch.setattr(VoiceClient, "warn_nacl", True)
+    monkeypatch.setattr(VoiceClient, "warn_dave", True)
+    lifecycle.quiet_voice_warnings()
+    caplog.set_level(logging.WARNING)
+    discord.Client(intents=discord.Intents.default())
+    logging.getLogger("discord.client").warning("something else")
+    assert [r.getMessage() for r in caplog.records] == ["something else"]
