@@ -67,7 +67,10 @@ from dataclasses import dataclass
 from typing import Any, Self
 
 from engine import cards
-from engine.cards import ACE, CODE, JOKER, RANK
+from engine.attackjack_hands import counted_ranks as counted_ranks  # re-exported
+from engine.attackjack_hands import hand_value, showdown_key
+from engine.attackjack_hands import is_bomb as is_bomb  # re-exported
+from engine.cards import CODE, JOKER
 from engine.core import (
     PASS,
     STAND,
@@ -88,14 +91,6 @@ FULL_DECK: tuple[int, ...] = (*cards.DECK, JOKER, JOKER)  # 52 cards plus two jo
 _SORTED_DECK = sorted(FULL_DECK)
 BLIND_INDEX = 1  # with ``blind``, the second card of each dealt hand is face down
 
-# Points of each card by index; the ace's 11 is adjusted by ``hand_value``.
-_POINTS: tuple[int, ...] = tuple(
-    [min(RANK[c], 10) if RANK[c] != ACE else 0 for c in range(52)] + [0]
-)
-_RANK_BIT: tuple[int, ...] = tuple([1 << RANK[c] for c in range(52)] + [0])
-_ACE_BIT = 1 << ACE
-_SENTINEL = 15  # above every rank: a shorter list of counted ranks beats a longer one
-
 # Seat statuses.
 WAITING, KEPT, TOOK, STOOD, OUT = 0, 1, 2, 3, 4
 STATUS_NAMES = ("waiting", "kept", "took", "stood", "out")
@@ -108,45 +103,6 @@ def _is_full_deck(dealt: list[int]) -> bool:
         return len(dealt) == len(FULL_DECK) and sorted(dealt) == _SORTED_DECK
     except TypeError:  # something that is not a card: let the slow check name it
         return False
-
-
-def is_bomb(hand: list[int]) -> bool:
-    return JOKER in hand
-
-
-def hand_value(hand: list[int]) -> int:
-    """The value of a hand: ranks counted once, the ace 11 or 1 by the cards, a bomb 21."""
-    mask = 0
-    total = 0
-    for c in hand:
-        if c == JOKER:
-            return 21
-        bit = _RANK_BIT[c]
-        if not mask & bit:  # the same rank counts once (K, Q are two ranks)
-            mask |= bit
-            total += _POINTS[c]
-    if mask & _ACE_BIT:  # duplicates are gone first, so there is at most one ace
-        total += 11 if total <= 10 else 1
-    return total
-
-
-def counted_ranks(hand: list[int]) -> tuple[int, ...]:
-    """The tie-break list: distinct ranks from the highest down (the ace highest)."""
-    return tuple(sorted({RANK[c] for c in hand if c != JOKER}, reverse=True))
-
-
-def showdown_key(hand: list[int], out: bool) -> tuple[Any, ...]:
-    """A key ordering hands as the showdown does: greater is better, equal shares.
-
-    Out < any hand in < a bomb (bombs are all equal); hands in compare by total,
-    then by the counted ranks card by card, the shorter list winning a common
-    prefix (the sentinel above every rank does that).
-    """
-    if out:
-        return (0,)
-    if JOKER in hand:
-        return (2,)
-    return (1, hand_value(hand), (*counted_ranks(hand), _SENTINEL))
 
 
 @dataclass(frozen=True)

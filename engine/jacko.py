@@ -50,7 +50,6 @@ points are scored; ``RoundWon`` when a round ends (before its ``PointsScored``);
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 from typing import Any, Self
 
 from engine.cards import (
@@ -71,15 +70,14 @@ from engine.core import (
     STOP,
     Deal,
     Game,
-    Options,
     RulesError,
     action_code,
     action_label,
     check_one_deck,
     is_action,
-    option,
 )
 from engine.events import Event, PointsScored, RoundWon
+from engine.jacko_options import JackoOptions
 from engine.text import T, Text
 
 HAND_SIZE = 26
@@ -100,19 +98,6 @@ BASE: tuple[int, ...] = tuple(
 )
 # Why points were scored (``PointsScored.reason``).
 MADE_ELEVEN, HELD_ELEVEN, ROUND = "made eleven", "held eleven", "round"
-
-
-@dataclass(frozen=True)
-class JackoOptions(Options):
-    # Bounds: a game usually ends in its third deal at 121; 500 is a long evening.
-    target: int = option(121, T("Points that win the game."),
-                         # Translators: an option's short name: the points that win, "Target: 121"
-                         label=T("Target"), minimum=1, maximum=500,
-                         suggested=(31, 61, 91, 121, 181, 241))
-    open_hands: bool = option(True, T("Show each player the cards the opponent still holds."),
-                              # Translators: an option's short name (Jacko): the opponent's
-                              # cards shown
-                              label=T("Open hands"))
 
 
 class Jacko(Game):

@@ -26,7 +26,6 @@ on the first empty hand in Sevens) and then ``GameEnded`` after the Sevens deal.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 from typing import Any, Self
 
 from engine import cards
@@ -36,15 +35,14 @@ from engine.core import (
     PASS,
     Deal,
     Game,
-    OptionError,
     Options,
     RulesError,
     action_code,
     action_label,
     is_action,
-    option,
 )
 from engine.events import Event, RowChanged, TrickTaken
+from engine.jazz_options import NORWEGIAN_MAX_PLAYERS, JazzOptions
 from engine.text import TN, T, Text
 
 DEALS = 6
@@ -92,32 +90,6 @@ _ROW_POS_NORWEGIAN = tuple(1 if RANK[c] == cards.ACE else RANK[c] for c in range
 # The card at a place (1 = the Norwegian low ace .. 14 = the ace) of a suit's row.
 _ROW_CARD = tuple(tuple(cards.card(cards.ACE if pos == 1 else max(pos, 2), suit)
                         for pos in range(15)) for suit in cards.SUITS)
-
-
-NORWEGIAN_MAX_PLAYERS = 5  # Norwegian Jazz: 3-5 players
-
-
-@dataclass(frozen=True)
-class JazzOptions(Options):
-    # Bounds (rules: an integer, 10, or 80 in the Swedish variant): a bonus, never a penalty.
-    sevens_bonus: int = option(10, T("Points for the first empty hand in the Sevens deal (80 "
-                                     "in the Swedish variant)."),
-                               # Translators: an option's short name (Jazz): "Sevens bonus: 10"
-                               label=T("Sevens bonus"), minimum=0, maximum=200,
-                               suggested=(0, 5, 10, 20, 40, 80, 100))
-    norwegian: bool = option(False, T("Norwegian Jazz: 3-5 players; in Sevens the king tops a "
-                                      "row and the ace ends it below."),
-                             # Translators: an option's short name (Jazz): Norwegian Jazz
-                             label=T("Norwegian variant"))
-    play_out: bool = option(False, T("Play deals 2-4 to the last trick even when no penalty "
-                                     "is left."),
-                            # Translators: an option's short name (Jazz): deals 2-4 played to
-                            # the last trick
-                            label=T("Play every trick"))
-
-    def check_players(self, players: int) -> None:
-        if self.norwegian and players > NORWEGIAN_MAX_PLAYERS:
-            raise OptionError(T("Norwegian Jazz is for 3 to 5 players."))
 
 
 _TRICK_DECKS = {
