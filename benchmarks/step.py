@@ -28,8 +28,7 @@ from engine.registry import spec
 
 
 def start_game(table: Table) -> None:
-    table.start(1, 0.0)
-    table.run_automation("deal", 0.0)
+    table.start_and_deal(1, 0.0)
 
 
 async def measure(game_id: str, moves: int, seed: int = 1, backend: str = "sqlite",

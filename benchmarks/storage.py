@@ -57,8 +57,7 @@ def table_snapshot(seed: int = 1, moves: int = 20) -> dict[str, Any]:
                   rng=random.Random(seed))
     for user in range(1, SEATS + 1):
         table.join(GUILD + user, f"player {user}", 0.0)
-    table.start(GUILD + 1, 0.0)
-    table.run_automation("deal", 0.0)
+    table.start_and_deal(GUILD + 1, 0.0)
     for _ in range(moves):
         if table.to_act is None or table.game is None:
             break

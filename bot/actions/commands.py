@@ -28,16 +28,13 @@ from bot.ui import markup, replies
 from bot.ui.board import Board, save_posts
 from bot.ui.game_ui import GameUI, game_status_text
 from bot.ui.languages import table_language
+from bot.ui.permissions import can_attach, missing_permissions
 from engine.core import OptionError, Options
 from engine.text import T
 from locales import _, _n, say
 
 log = logging.getLogger(__name__)
 
-# (Discord shows permission names in the reader's language; ours match its English ones.)
-REQUIRED_PERMISSIONS = (("view_channel", T("View Channel")),
-                        ("send_messages", T("Send Messages")),
-                        ("embed_links", T("Embed Links")))
 
 
 class Commands:
@@ -170,7 +167,7 @@ class Commands:
             table_id=new_table_id(), game_id=ui.GAME_ID, engine=ui.ENGINE,
             guild_id=interaction.guild_id, channel_id=interaction.channel_id or 0,
             host_id=user.id, created_at=now, options=options,
-            hands=hands if hands in HANDS_MODES else "dm",
+            hands_mode=hands if hands in HANDS_MODES else "dm",
             # Seconds (bot.table.durations.parse_duration), 0 = off; None: not given.
             turn_timer=float(turn_timer if turn_timer is not None else self.timing.turn_timer),
             lobby_idle=self.timing.lobby_idle,
@@ -248,31 +245,3 @@ class Commands:
             stopped = _("{player} stopped the {game} table.", player=user.mention,
                         game=ui.title)
         await replies.reply(interaction, stopped, ephemeral=False)
-
-
-def bot_permissions(interaction: discord.Interaction) -> discord.Permissions:
-    """The bot's permissions in the interaction's channel."""
-    # Discord computes the bot's permissions in the channel (threads included) and sends
-    # them with every interaction; the cache is only a fallback if they are missing.
-    perms = interaction.app_permissions
-    channel, guild = interaction.channel, interaction.guild
-    if perms.value == 0 and guild is not None and isinstance(
-            channel, discord.abc.GuildChannel | discord.Thread):
-        perms = channel.permissions_for(guild.me)
-    return perms
-
-
-def can_attach(interaction: discord.Interaction) -> bool:
-    return bot_permissions(interaction).attach_files
-
-
-def missing_permissions(interaction: discord.Interaction, threaded: bool = False) -> list[str]:
-    """The permissions a table needs that the bot lacks in the interaction's channel
-    (``threaded``: in a thread it opens there)."""
-    perms, channel = bot_permissions(interaction), interaction.channel
-    needed = list(REQUIRED_PERMISSIONS)
-    if isinstance(channel, discord.Thread) or threaded:
-        needed[1] = ("send_messages_in_threads", T("Send Messages in Threads"))
-    if threaded:
-        needed.append(("create_public_threads", T("Create Public Threads")))
-    return [say(label) for attr, label in needed if not getattr(perms, attr)]

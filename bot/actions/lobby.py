@@ -150,8 +150,7 @@ class Lobby:
                 raise TableError(problem)
 
         def start(t: Table) -> None:
-            t.start(user_id, now)
-            t.run_automation("deal", now)  # the first deal, dealt at once
+            t.start_and_deal(user_id, now)
             if also is not None:
                 also(t)
 

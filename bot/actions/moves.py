@@ -8,8 +8,6 @@ whatever the bot plays next.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import discord
 
 from bot.actions.clicks import Clicks
@@ -22,7 +20,6 @@ from bot.ui import replies
 from bot.ui.board import Board
 from bot.ui.hands import Hands
 from bot.ui.presenter import Presenter
-from engine.text import T
 from locales import _, say
 
 
@@ -66,7 +63,8 @@ class Moves:
                 return
             back = False
             if found.seats[seat].away:
-                outcome = await self.steps.apply(found, self._come_back(interaction.user.id))
+                user_id, now = interaction.user.id, self.clock.now()
+                outcome = await self.steps.apply(found, lambda t: t.welcome_back(user_id, now))
                 back = outcome.saved
             note = _("Welcome back: you play your own seat again.") if back else None
             await replies.reply(interaction, note, **self.hands.parts(found, seat))
@@ -75,12 +73,3 @@ class Moves:
                 self.driver.timers.schedule(found)
         if found is not None:
             self.driver.kick(found)  # a bot move that failed earlier gets another chance
-
-    def _come_back(self, user_id: int) -> Callable[[Table], None]:
-        def change(table: Table) -> None:
-            seat = table.seated(user_id)
-            table.come_back(user_id)
-            if table.to_act == seat:  # their turn again: their own timer starts
-                table.arm_turn_timer(self.clock.now())
-            table.events.append(T("{player} is back.", player=table.seats[seat].name_text))
-        return change

@@ -51,13 +51,13 @@ from bot.table.step import Steps
 from bot.table.tasks import TableTasks
 from bot.table.timers import Clock, TableTimers
 from bot.ui.board import Board, save_posts
+from bot.ui.front import DiscordFront
 from bot.ui.game_ui import GameUI
 from bot.ui.hands import Hands
 from bot.ui.pacer import Pacer
 from bot.ui.poster import Poster
 from bot.ui.presenter import Presenter
 from engine.core import Game
-from engine.text import T
 
 log = logging.getLogger(__name__)
 
@@ -85,12 +85,14 @@ class Croupier:
                            readers.of if readers is not None else lambda user_id: "en")
         self.presenter = Presenter(self.poster, self.manager, uis, self.board, self.hands)
         self.timers = TableTimers(clock, self._on_due)
-        self.endings = Endings(store, self.manager, self.poster, self.board, uis, self.timers,
-                               self.tasks, clock)
-        self.driver = Driver(self.steps, self.presenter, self.endings, self.tasks, self.timers,
+        # What the bot does by itself (bot.play) is shown by the fronts: Discord's here.
+        self.front = DiscordFront(self.presenter, self.manager, uis)
+        self.endings = Endings(store, self.manager, self.front, uis, self.timers, self.tasks,
+                               clock)
+        self.driver = Driver(self.steps, self.front, self.endings, self.tasks, self.timers,
                              self.ai, uis, timing, clock)
-        self.deadlines = Deadlines(self.steps, self.manager, self.presenter, self.board,
-                                   self.hands, self.endings, self.driver, self.poster, clock)
+        self.deadlines = Deadlines(self.steps, self.manager, self.front, self.endings,
+                                   self.driver, clock)
         self.clicks = Clicks(self.manager, self.steps)
         self.lobby = Lobby(self.clicks, self.steps, self.board, self.hands, self.endings,
                            self.driver, store, uis, clock)
@@ -111,7 +113,7 @@ class Croupier:
                                    self.commands.table_rng)
         self.series = Series(self.manager, self.steps, self.clicks, self.lobby, self.endings,
                              self.rematches, self.poster, self.timers, store, uis, timing, clock)
-        self.endings.sequel = self.series
+        self.endings.standings = self.front.follow = self.series
 
     def _engine_of(self, game_id: str) -> type[Game] | None:
         ui = self.uis.get(game_id)
@@ -201,12 +203,7 @@ class Croupier:
         async with self.steps.hold(table) as live:
             if not live:
                 return
-
-            def note_restart(t: Table) -> None:
-                t.events.append(T("♻️ The bot restarted: the game resumed where it was."))
-                del t.events[:-3]
-
-            await self.steps.apply(table, note_restart)
+            await self.steps.apply(table, Table.note_restart)
             await self.board.edit_now(table)
             seat = table.to_act
             if seat is not None and table.automation() is None:

@@ -21,25 +21,26 @@
   hinted game like one against AI seats: games, wins and points, no rating
   (``FinishedGame.hinted``). The final result says hints were used.
 
-The button's custom_id: ``ct:hint:<table>:<version>`` (the hand's step, like its menu).
+The rules (who may ask, when, the mark) are ``bot.table.hint_rules``; the button is
+``bot.ui.feature_buttons.HintButton``; this module answers its click.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import re
-from typing import TYPE_CHECKING, Any, Protocol, cast
+from typing import TYPE_CHECKING, Protocol
 
 import discord
 
 from bot.table.ai_pool import Dropped
-from bot.table.state import MAX_EVENTS, StaleClick, Table, TableError
-from bot.ui import answers, custom_ids, markup, replies
+from bot.table.hint_rules import HINT_LEVEL, check_hint, mark, would_be_rated
+from bot.table.state import Table, TableError
+from bot.ui import answers, replies
+from bot.ui.hint_text import hint_text
 from engine.ai.reasons import easy_reason
-from engine.core import action_code
 from engine.text import T
-from locales import _, say
+from locales import say
 
 if TYPE_CHECKING:  # wired by the croupier; imported for the types only (no cycle)
     from bot.actions.clicks import Clicks
@@ -48,141 +49,21 @@ if TYPE_CHECKING:  # wired by the croupier; imported for the types only (no cycl
 
 
 class TableEdits(Protocol):
-    """What the hint needs of the table message (``bot.ui.board.Board``; named by its shape,
-    since the board draws this module's button)."""
+    """What the hint needs of the table message (``bot.ui.board.Board``)."""
 
     async def request_edit(self, table: Table) -> None: ...
 
 
 class Announcer(Protocol):
-    """Tells a table's owner of a step saved on it here (``bot.actions.visits.Visits``): a hint
-    asked from a DM may reach a process that does not drive the table."""
+    """Tells a table's owner of a step saved on it here (``bot.actions.visits.Visits``): a
+    hint asked from a DM may reach a process that does not drive the table."""
 
     async def announce(self, outcome: Outcome, collapsed: int | None = None) -> None: ...
 
 
 log = logging.getLogger(__name__)
 
-HINT_TEMPLATE = r"ct:hint:(?P<table>[0-9a-f]{6,16}):(?P<version>\d{1,12})"
-HINT_LEVEL = "normal"  # whose suggestion a hint is
-
-REFUSED = T("Hints are not allowed at this table: its game is rated, and this server keeps "
-            "hints out of rated games. Nothing was changed.")
 NO_HINT = T("I could not work out a hint just now. Please try again; nothing was changed.")
-# Translators: a line on the table message: a player used the Hint button (said once a seat)
-ASKED = T("💡 {player} asked the AI for a hint.")
-
-
-def hint_id(table_id: str, step: int) -> str:
-    return custom_ids.checked(f"ct:hint:{table_id}:{step}", HINT_TEMPLATE)
-
-
-# ------------------------------------------------------------------------ the rules
-
-
-def would_be_rated(table: Table) -> bool:
-    """Whether the table's game would change ratings if nobody asked for a hint: every
-    seat a person, two or more (storage's ``results.is_rated``, before the game ends)."""
-    humans = sum(1 for s in table.seats if not s.is_ai)
-    return humans >= 2 and humans == len(table.seats)
-
-
-def allowed(table: Table) -> bool:
-    """Hints at this table: in a game that is not rated, or where the server allows them."""
-    return table.hints_allowed or not would_be_rated(table)
-
-
-def offered(table: Table, seat: int) -> bool:
-    """Whether the seat's hand shows the Hint button now: its turn, hints allowed."""
-    return (allowed(table) and table.to_act == seat and table.automation() is None
-            and not table.seats[seat].is_ai)
-
-
-def check_hint(table: Table, user_id: int, step: int) -> int:
-    """The seat of a Hint click drawn at ``step``, or ``TableError``/``StaleClick`` with
-    the same polite sentences as a move's; changes nothing."""
-    game = table.require_playing()
-    seat = table.seated(user_id)
-    if not allowed(table):
-        raise TableError(REFUSED)
-    if step != table.step:
-        raise StaleClick(T("That menu is out of date: the table has moved on."))
-    to_act = game.to_act
-    if to_act is None:
-        raise TableError(T("It is not your turn: it is nobody's."))
-    if to_act != seat:
-        raise TableError(T("It is not your turn: it is {player}'s.",
-                           player=table.seats[to_act].name_text))
-    return seat
-
-
-def mark(table: Table, seat: int) -> None:
-    """The game is hinted from now on (a new list: clones share the old one); the table
-    says who asked, the first time a seat does. No step: nobody's menu goes stale."""
-    if seat in table.hinted:
-        return
-    table.hinted = sorted({*table.hinted, seat})
-    table.events.append(ASKED.filled(player=table.seats[seat].name_text))
-    del table.events[:-MAX_EVENTS]
-
-
-def hint_text(action: int, reason_said: str | None, newly_unrated: bool) -> str:
-    """The private answer, in the current language."""
-    lines = [_("💡 The Normal AI would play **{action}**.", action=markup.label(
-        action_code(action)))]
-    if reason_said:
-        # Translators: a hint's reason follows ({reason} is one sentence)
-        lines.append(_("Why: {reason}", reason=reason_said))
-    if newly_unrated:
-        lines.append(_("A hint was used, so this game will not change anyone's rating."))
-    return "\n".join(lines)
-
-
-def note_on_result(embed: discord.Embed) -> None:
-    """The final result of a hinted game says so (in the current language)."""
-    note = "💡 " + _("Hints were used in this game, so it changed no ratings.")
-    footer = embed.footer.text
-    embed.set_footer(text=f"{footer}\n{note}" if footer else note)
-
-
-# ------------------------------------------------------------------------ the button
-
-
-class _HintHandler(Protocol):
-    async def hint_click(self, interaction: discord.Interaction, table_id: str,
-                         step: int) -> None: ...
-
-
-class _ClientWithHints(Protocol):
-    @property
-    def croupier(self) -> _HintHandler: ...
-
-
-def handler_of(interaction: discord.Interaction) -> _HintHandler:
-    # Components are only registered by CardTableBot (bot.app.client), which has a croupier.
-    return cast(_ClientWithHints, interaction.client).croupier
-
-
-class HintButton(discord.ui.DynamicItem[discord.ui.Button], template=HINT_TEMPLATE):
-    def __init__(self, table_id: str, step: int):
-        super().__init__(discord.ui.Button(
-            # Translators: a button on a player's hand: ask what the AI would play now
-            style=discord.ButtonStyle.secondary, label=_("Hint"), emoji="💡",
-            custom_id=hint_id(table_id, step)))
-        self.table_id, self.step = table_id, step
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> HintButton:
-        return cls(match["table"], int(match["version"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        replies.answers_with_new_message(interaction)  # a new private message, not an edit
-        await answers.run_click(interaction, lambda: handler_of(interaction).hint_click(
-            interaction, self.table_id, self.step))
-
-
-# ------------------------------------------------------------------------ the click
 
 
 class Hints:

@@ -19,24 +19,22 @@
   deleted with it once their turn ends — so nudges never pile up in the channel.
   The nudge names who nudged; it never shows a card.
 
-The button's custom_id: ``ct:nudge:<table>`` (it acts on the table as it is now, so it
-carries no version).
+The rules (who may nudge whom, when) are ``bot.table.nudge_rules``; the button is
+``bot.ui.feature_buttons.NudgeButton``; this module answers its click.
 """
 
 from __future__ import annotations
 
 import contextlib
 import logging
-import re
-from typing import TYPE_CHECKING, Any, Protocol, cast
+from typing import TYPE_CHECKING, Protocol
 
 import discord
 
-from bot.table.durations import DAY, MINUTE
+from bot.table.nudge_rules import check_nudge
 from bot.table.state import Table, TableError
-from bot.ui import answers, custom_ids, markup, replies, turn_notices
+from bot.ui import answers, markup, replies, turn_notices
 from bot.ui.poster import DMClosed, Poster
-from engine.text import T
 from locales import _, say, speaking
 
 if TYPE_CHECKING:  # wired by the croupier; imported for the types only (no cycle)
@@ -47,8 +45,7 @@ if TYPE_CHECKING:  # wired by the croupier; imported for the types only (no cycl
 
 
 class HandSender(Protocol):
-    """What a nudge needs of the hands (``bot.ui.hands.Hands``; named by its shape, since the
-    hands draw this module's button)."""
+    """What a nudge needs of the hands (``bot.ui.hands.Hands``)."""
 
     poster: Poster
 
@@ -56,103 +53,6 @@ class HandSender(Protocol):
 
 
 log = logging.getLogger(__name__)
-
-NUDGE_TEMPLATE = r"ct:nudge:(?P<table>[0-9a-f]{6,16})"
-SILENCE_WITHOUT_TIMER = 5 * MINUTE
-GAP, SLOW_GAP = 10 * MINUTE, 60 * MINUTE
-
-
-def nudge_id(table_id: str) -> str:
-    return custom_ids.checked(f"ct:nudge:{table_id}", NUDGE_TEMPLATE)
-
-
-# ------------------------------------------------------------------------ the rules
-
-
-def silence_needed(turn_timer: float) -> float:
-    """How long the player to act must have been silent before a nudge (seconds)."""
-    return SILENCE_WITHOUT_TIMER if turn_timer <= 0 else max(float(MINUTE), turn_timer / 4)
-
-
-def nudge_gap(turn_timer: float) -> float:
-    """The least time between two nudges at a table (seconds)."""
-    return SLOW_GAP if turn_timer > DAY else GAP
-
-
-def waiting_for(table: Table) -> int | None:
-    """The seat of the person the table waits for now, or None (the bot plays)."""
-    seat = table.to_act
-    return seat if seat is not None and table.automation() is None else None
-
-
-def check_nudge(table: Table, user_id: int, now: float) -> int:
-    """The seat a nudge by ``user_id`` reaches now, or ``TableError`` with the reason;
-    changes nothing."""
-    table.require_playing()
-    table.seated(user_id)
-    seat = waiting_for(table)
-    if seat is None:
-        raise TableError(T("Nobody is being waited for just now: the bot is playing."))
-    player = table.seats[seat]
-    if player.user_id == user_id:
-        raise TableError(T("It is your own turn: there is nobody to nudge but you."))
-    ready = table.last_activity + silence_needed(table.turn_timer)
-    if now < ready:
-        raise TableError(T("{player} has only just got the turn. You can nudge them {when}.",
-                           player=player.name_text, when=markup.relative_time(ready)))
-    if table.nudged_at is not None:
-        again = table.nudged_at + nudge_gap(table.turn_timer)
-        if now < again:
-            raise TableError(T("This table had a nudge a short while ago. The next one can "
-                               "be sent {when}.", when=markup.relative_time(again)))
-    return seat
-
-
-# ------------------------------------------------------------------------ the button
-
-
-class _NudgeHandler(Protocol):
-    async def nudge_click(self, interaction: discord.Interaction, table_id: str) -> None: ...
-
-
-class _ClientWithNudges(Protocol):
-    @property
-    def croupier(self) -> _NudgeHandler: ...
-
-
-def handler_of(interaction: discord.Interaction) -> _NudgeHandler:
-    # Components are only registered by CardTableBot (bot.app.client), which has a croupier.
-    return cast(_ClientWithNudges, interaction.client).croupier
-
-
-class NudgeButton(discord.ui.DynamicItem[discord.ui.Button], template=NUDGE_TEMPLATE):
-    def __init__(self, table_id: str):
-        super().__init__(discord.ui.Button(
-            # Translators: a button on the table: remind the player to act that it is their turn
-            style=discord.ButtonStyle.secondary, label=_("Nudge"), emoji="👋",
-            custom_id=nudge_id(table_id)))
-        self.table_id = table_id
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> NudgeButton:
-        return cls(match["table"])
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        replies.answers_with_new_message(interaction)  # a private answer, not an edit
-        await answers.run_click(interaction, lambda: handler_of(interaction).nudge_click(
-            interaction, self.table_id))
-
-
-def add_to_table(view: discord.ui.View, table: Table) -> discord.ui.View:
-    """The table message's Nudge button (in the current language), while a person is to
-    act."""
-    if waiting_for(table) is not None:
-        view.add_item(NudgeButton(table.table_id))
-    return view
-
-
-# ------------------------------------------------------------------------ the click
 
 
 class Nudges:
@@ -170,15 +70,11 @@ class Nudges:
                 return
             now = self.clock.now()
             try:
-                seat = check_nudge(table, interaction.user.id, now)
+                seat = check_nudge(table, interaction.user.id, now, markup.relative_time)
             except TableError as error:
                 await replies.reply(interaction, say(error))
                 return
-
-            def nudged(t: Table) -> None:
-                t.nudged_at = now
-
-            outcome = await self.steps.apply(table, nudged)
+            outcome = await self.steps.apply(table, lambda t: t.mark_nudged(now))
             if not outcome.saved:
                 await replies.reply(interaction, say(answers.SOMETHING_WRONG))
                 return

@@ -23,25 +23,25 @@ from __future__ import annotations
 import dataclasses
 import logging
 import random
-import re
 import secrets
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, Protocol, cast
+from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot.actions.clicks import OTHER_CHANNEL
-from bot.actions.commands import can_attach, missing_permissions
 from bot.storage import Store, TableRow
 from bot.table.manager import TableManager
 from bot.table.posts import Posts
-from bot.table.seats import Seat
+from bot.table.seats import Seat, fresh_seats
 from bot.table.state import FINISHED, LOBBY, Table, TableError, new_table_id
 from bot.table.timers import Clock
-from bot.ui import answers, custom_ids, markup, replies
+from bot.ui import markup, replies
+from bot.ui.feature_buttons import rematch_view
 from bot.ui.game_ui import GameUI
+from bot.ui.permissions import can_attach, missing_permissions
 from engine.text import T
-from locales import _, _n, say, speaking
+from locales import _n, say, speaking
 
 if TYPE_CHECKING:  # wired by the croupier; imported for the types only (no cycle)
     from bot.actions.lobby import Lobby
@@ -49,7 +49,6 @@ if TYPE_CHECKING:  # wired by the croupier; imported for the types only (no cycl
 
 log = logging.getLogger(__name__)
 
-REMATCH_TEMPLATE = r"ct:rematch:(?P<table>[0-9a-f]{6,16})"
 
 GONE = T("That game is no longer kept, so I cannot set up its rematch. Start a new table "
          "whenever you like.")
@@ -61,62 +60,6 @@ ALREADY = T("The rematch has already started: {link}")
 BUSY = T("There is already a table of {game} in this channel: {link}")
 ON_ITS_WAY = T("The rematch is being set up right now.")
 NOT_OPENED = T("I could not open the rematch just now. Please try again.")
-
-
-def rematch_id(table_id: str) -> str:
-    return custom_ids.checked(f"ct:rematch:{table_id}", REMATCH_TEMPLATE)
-
-
-class _Sequels(Protocol):
-    """What the rematch and series buttons hand their clicks to (``bot.app.croupier``)."""
-
-    async def rematch_click(self, interaction: discord.Interaction, table_id: str) -> None: ...
-
-    async def end_series_click(self, interaction: discord.Interaction,
-                               series_id: str) -> None: ...
-
-
-class _ClientWithSequels(Protocol):
-    @property
-    def croupier(self) -> _Sequels: ...
-
-
-def sequels_of(interaction: discord.Interaction) -> _Sequels:
-    # Components are only registered by CardTableBot (bot.app.client), which has a croupier.
-    return cast(_ClientWithSequels, interaction.client).croupier
-
-
-class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=REMATCH_TEMPLATE):
-    def __init__(self, table_id: str, started: bool = False):
-        # Translators: a button under a game's result: the same players play another game.
-        # Once pressed it reads "Rematch started" (and can no longer be pressed).
-        label = _("Rematch started") if started else _("Rematch")
-        super().__init__(discord.ui.Button(
-            style=discord.ButtonStyle.success, label=label, emoji="🔁", disabled=started,
-            custom_id=rematch_id(table_id)))
-        self.table_id = table_id
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> RematchButton:
-        return cls(match["table"])
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await answers.run_click(interaction, lambda: sequels_of(interaction).rematch_click(
-            interaction, self.table_id))
-
-
-def rematch_view(table_id: str, started: bool = False) -> discord.ui.View:
-    """The Rematch button under a finished game's result (said in the current language)."""
-    view = discord.ui.View(timeout=None)
-    view.add_item(RematchButton(table_id, started))
-    return view
-
-
-def fresh_seats(seats: Sequence[Seat]) -> list[Seat]:
-    """The same people and AI players in the same order, with nothing of the last game
-    (away, left, expired timers)."""
-    return [Seat(s.user_id, s.name, ai=s.ai) for s in seats]
 
 
 def next_table(old: Table, seats: Sequence[Seat], now: float,
@@ -133,7 +76,7 @@ def next_table(old: Table, seats: Sequence[Seat], now: float,
     fresh: dict[str, Any] = dict(
         table_id=new_table_id(), host_id=host, created_at=now, status=LOBBY, version=0,
         step=0, seats=list(seats), rng=rng or random.Random(secrets.randbits(64)), game=None,
-        started_at=None, last_activity=now, turn_deadline=None, reminder_at=None, events=[],
+        started_at=None, last_activity=now, turn_deadline=None, reminder_at=None, lines=[],
         stopped_by=None, follows=old.table_id, series_id=None, series_deal=0,
         series_totals=[], series_over=False, series_start_at=None, hinted=[],
         nudged_at=None,  # (bot.features.hints, bot.features.nudges: a new game has had no hint, no nudge)

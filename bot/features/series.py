@@ -26,7 +26,6 @@ result offers **Rematch**: a new series with the same seats (``bot.features.rema
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -34,14 +33,15 @@ import discord
 
 from bot.actions.clicks import Clicks
 from bot.config.settings import Timing
-from bot.features.rematch import fresh_seats, next_table, rematch_view, sequels_of
+from bot.features.rematch import next_table
 from bot.storage import Store
 from bot.table.manager import TableManager
-from bot.table.seats import Seat
+from bot.table.seats import Seat, fresh_seats
 from bot.table.state import LOBBY, Table, TableError
 from bot.table.step import Steps
 from bot.table.timers import Clock, TableTimers
-from bot.ui import answers, custom_ids, markup, replies
+from bot.ui import answers, markup, replies
+from bot.ui.feature_buttons import end_view, rematch_view
 from bot.ui.game_ui import GameUI
 from bot.ui.poster import Poster
 from engine.text import TN, T, Text
@@ -54,7 +54,6 @@ if TYPE_CHECKING:  # wired by the croupier; imported for the types only (no cycl
 
 log = logging.getLogger(__name__)
 
-END_TEMPLATE = r"ct:endseries:(?P<series>[0-9a-f]{6,16})"
 # A series without a choice to make plays itself: nobody's timer ever runs out, so without
 # an end it would deal on for as long as nobody presses End series. It ends after this
 # many deals (Rematch starts another).
@@ -71,34 +70,6 @@ LAST_ALREADY = T("The series already ends after this deal.")
 # Translators: the line on the table when a deal of an AttackJack series is dealt.
 DEALT = T("Deal {number} of the series is dealt.")
 LEFT = T("{player} left the table and leaves the series.")
-
-
-def end_series_id(series_id: str) -> str:
-    return custom_ids.checked(f"ct:endseries:{series_id}", END_TEMPLATE)
-
-
-class EndSeriesButton(discord.ui.DynamicItem[discord.ui.Button], template=END_TEMPLATE):
-    def __init__(self, series_id: str):
-        # Translators: a button (the host's) under a deal's result: no more deals.
-        super().__init__(discord.ui.Button(
-            style=discord.ButtonStyle.secondary, label=_("End series"), emoji="⏹️",
-            custom_id=end_series_id(series_id)))
-        self.series_id = series_id
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> EndSeriesButton:
-        return cls(match["series"])
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await answers.run_click(interaction, lambda: sequels_of(interaction).end_series_click(
-            interaction, self.series_id))
-
-
-def end_view(series_id: str) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
-    view.add_item(EndSeriesButton(series_id))
-    return view
 
 
 def counted(totals: Sequence[Sequence[Any]], seats: Sequence[Seat],
@@ -270,7 +241,7 @@ class Series:
 
             def dealt(t: Table) -> None:
                 t.series_start_at = None
-                t.events = [DEALT.filled(number=t.series_deal)]
+                t.lines = [DEALT.filled(number=t.series_deal)]
 
             try:
                 await self.lobby.start_game(table, table.host_id, also=dealt)
@@ -303,11 +274,7 @@ class Series:
             if table.series_over:
                 await replies.reply(interaction, say(LAST_ALREADY))
                 return
-
-            def last(t: Table) -> None:
-                t.series_over = True
-
-            outcome = await self.steps.apply(table, last)
+            outcome = await self.steps.apply(table, Table.end_series_after_this)
             await replies.reply(interaction, say(LAST_DEAL if outcome.saved
                                                  else answers.SOMETHING_WRONG))
 

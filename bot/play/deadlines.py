@@ -15,41 +15,29 @@ table's (``TableTasks.spawn``), so shutdown and the tests see the bot busy.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 
 from bot.play.driver import Asked, Driver, ask, playing
 from bot.play.endings import Endings
+from bot.play.front import Front
 from bot.table.ai_runner import TAKEOVER_LEVEL
-from bot.table.durations import next_reminder
 from bot.table.manager import TableManager
 from bot.table.state import LOBBY, Table
 from bot.table.step import Steps
 from bot.table.timers import Clock
-from bot.ui import markup, turn_notices
-from bot.ui.board import Board, save_posts
-from bot.ui.hands import Hands
-from bot.ui.poster import DMClosed, Poster
-from bot.ui.presenter import Presenter
-from engine.core import action_code
 from engine.text import T
-from locales import _, speaking
 
 log = logging.getLogger(__name__)
 
 
 class Deadlines:
-    def __init__(self, steps: Steps, manager: TableManager, presenter: Presenter, board: Board,
-                 hands: Hands, endings: Endings, driver: Driver, poster: Poster,
-                 clock: Clock):
+    def __init__(self, steps: Steps, manager: TableManager, front: Front, endings: Endings,
+                 driver: Driver, clock: Clock):
         self.steps = steps
         self.manager = manager
-        self.presenter = presenter
-        self.board = board
-        self.hands = hands
+        self.front = front
         self.endings = endings
         self.driver = driver
-        self.poster = poster
         self.clock = clock
         self._timing_out: set[str] = set()  # tables whose timed-out turn the AI decides
 
@@ -79,38 +67,15 @@ class Deadlines:
     async def _expire_lobby(self, table: Table) -> None:
         await self.endings.close_lobby(table, T("This lobby closed after 15 minutes without "
                                                 "activity."))
-        await self.board.edit(table)
+        await self.front.lobby_closed(table)
 
     async def _remind(self, table: Table) -> None:
         now = self.clock.now()
-
-        def next_reminder_only(t: Table) -> None:  # a long turn may remind once more
-            t.reminder_at = next_reminder(t.turn_timer, t.turn_deadline, now)
-
-        await self.steps.apply(table, next_reminder_only)
+        await self.steps.apply(table, lambda t: t.remind_later(now))
         self.driver.timers.schedule(table)
-        seat = table.to_act
-        if seat is None or table.turn_deadline is None:
+        if table.to_act is None or table.turn_deadline is None:
             return
-        player = table.seats[seat]
-        posts = table.posts
-        when = markup.relative_time(table.turn_deadline)
-        link = markup.jump_url(table.guild_id, table.channel_id, posts.message_id)
-        if table.hands == "dm" and player.user_id not in posts.dm_closed:
-            with speaking(self.hands.language_of(player.user_id)):  # a DM: theirs
-                reminder = _("⏳ It is still your turn at {game} ({link}); time runs out "
-                             "{when}.", game=table.title, link=link, when=when)
-            with contextlib.suppress(DMClosed):
-                await self.poster.dm(player.user_id, posts.dm_channels.get(player.user_id),
-                                     content=reminder)
-                return
-        mention = f"<@{player.user_id}>"
-        with speaking(table.language):  # the channel reads the table's language
-            text = _("⏳ {player}, it is your turn; time runs out {when}. Your cards are "
-                     "under **My hand**.", player=mention, when=when)
-        # It replaces their turn notice (a fresh ping), and goes like it when the turn ends.
-        await turn_notices.tell(self.poster, table, seat, text)
-        await save_posts(self.manager, table)
+        await self.front.remind(table)
 
     async def _time_out(self, table: Table, asked: Asked) -> None:
         look_again = False
@@ -138,10 +103,5 @@ class Deadlines:
         if not outcome.saved:
             return
         self.steps.moved()
-        await self.presenter.deal_reports(outcome)
-        with speaking(self.hands.language_of(table.seats[seat].user_id)):  # their DM
-            note = _("⏰ Time ran out: I played {card} for you.",
-                     card=markup.label(action_code(action)))
-        await self.hands.retire_menu(table, seat, note=note)
-        await self.presenter.after_step(table)
+        await self.front.timed_out(outcome, seat, action)
         self.driver.settle(table)

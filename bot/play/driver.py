@@ -19,14 +19,13 @@ from dataclasses import dataclass
 
 from bot.config.settings import Timing
 from bot.play.endings import Endings
+from bot.play.front import Front, Rules
 from bot.table.ai_pool import Dropped
 from bot.table.ai_runner import TAKEOVER_LEVEL, AIRunner
-from bot.table.state import Table
+from bot.table.state import Automation, Table
 from bot.table.step import Steps
 from bot.table.tasks import TableTasks
 from bot.table.timers import Clock, TableTimers
-from bot.ui.game_ui import GameUI
-from bot.ui.presenter import Presenter
 from engine.core import Game
 from engine.text import T
 
@@ -55,19 +54,20 @@ def ask(table: Table, level: str) -> Asked:
 
 
 Decision = tuple[Asked, int]  # the question, the action the AI chose
+SEATS_PLAYED = (Automation.AI, Automation.AWAY)  # a seat's move the AI decides
 
 
 class Driver:
-    def __init__(self, steps: Steps, presenter: Presenter, endings: Endings,
+    def __init__(self, steps: Steps, front: Front, endings: Endings,
                  tasks: TableTasks, timers: TableTimers, ai: AIRunner,
-                 uis: dict[str, GameUI], timing: Timing, clock: Clock):
+                 rules: Rules, timing: Timing, clock: Clock):
         self.steps = steps
-        self.presenter = presenter
+        self.front = front
         self.endings = endings
         self.tasks = tasks
         self.timers = timers
         self.ai = ai
-        self.uis = uis
+        self.rules = rules
         self.timing = timing
         self.clock = clock
 
@@ -89,7 +89,7 @@ class Driver:
                 if kind is None:
                     self.tasks.driver_done(key)  # no await since the check: no lost wake-up
                     return
-                if kind not in ("finish", "abandon"):
+                if kind not in (Automation.FINISH, Automation.ABANDON):
                     await self.clock.sleep(self.timing.pause)
                 decided = await self._decide(table)  # outside the lock: clicks go on
                 async with self.steps.hold(table) as live:
@@ -104,10 +104,10 @@ class Driver:
 
     async def _decide(self, table: Table) -> Decision | None:
         """The action for an AI seat or an away player to act now, else None."""
-        if table.automation() not in ("ai", "away"):
+        if table.automation() not in SEATS_PLAYED:
             return None
         async with self.steps.hold(table) as live:  # a copy of a saved state
-            if not live or table.automation() not in ("ai", "away") or table.to_act is None:
+            if not live or table.automation() not in SEATS_PLAYED or table.to_act is None:
                 return None
             asked = ask(table, table.seats[table.to_act].ai or TAKEOVER_LEVEL)
         action = await self.decide(asked, table)  # the lock is free: the table's clicks go on
@@ -117,15 +117,15 @@ class Driver:
         kind = table.automation()
         if kind is None:
             return
-        if kind == "finish":
+        if kind == Automation.FINISH:
             await self.endings.finish(table)
             return
-        if kind == "abandon":
+        if kind == Automation.ABANDON:
             await self.endings.stop(table, None,
                                     T("The table was stopped: every player is away."))
             return
-        policy: Callable[[Game], int] = self.uis[table.game_id].policy
-        if kind in ("ai", "away"):
+        policy: Callable[[Game], int] = self.rules[table.game_id].policy
+        if kind in SEATS_PLAYED:
             if decided is None or not decided[0].current(table):
                 return  # the table moved on while the AI thought: the driver looks again
             policy = playing(decided[1])
@@ -135,12 +135,10 @@ class Driver:
             return  # another process had saved the table: reread, the driver looks again
         if not outcome.saved:
             raise RuntimeError("cannot save an automatic step")
-        if kind in ("ai", "away"):
+        if kind in SEATS_PLAYED:
             self.steps.moved()
-        await self.presenter.deal_reports(outcome)
-        # A new deal too: the first to act gets their hand by DM like any turn (the others
-        # on their turn, or under My hand), which keeps a deal to one message per player.
-        await self.presenter.after_step(table)
+        # A new deal too: the first to act is told like any turn (the others on their turn).
+        await self.front.stepped(outcome)
         self.timers.schedule(table)
 
     async def decide(self, asked: Asked, table: Table) -> int | None:
@@ -158,7 +156,7 @@ class Driver:
             return None
         except Exception:
             log.exception("the AI failed at table %s: playing the simple move", asked.table_id)
-            return self.uis[table.game_id].policy(asked.game)
+            return self.rules[table.game_id].policy(asked.game)
 
 
 def playing(action: int) -> Callable[[Game], int]:

@@ -13,69 +13,47 @@ import logging
 from datetime import UTC, datetime
 from typing import Protocol
 
-import discord
-
-from bot.features import hints
+from bot.play.front import Front, GameRules, Rules
 from bot.storage import FinishedGame, SeatResult, Store
 from bot.table.manager import TableManager
 from bot.table.state import FINISHED, PLAYING, STOPPED, Table
 from bot.table.tasks import TableTasks
 from bot.table.timers import Clock, TableTimers
-from bot.ui import markup, turn_notices
-from bot.ui.board import Board
-from bot.ui.game_ui import GameUI
-from bot.ui.poster import Poster
-from bot.ui.replies import PINGS
 from engine.registry import spec
 from engine.text import Text
-from locales import _, speaking
 
 log = logging.getLogger(__name__)
 
 
-class Sequel(Protocol):
-    """What follows a finished game (``bot.features.series``): a series counts the deal in its
-    standings; the result gets its buttons (Rematch, End series) and the next deal."""
+class Standings(Protocol):
+    """What a finished game adds to a series (``bot.features.series``): the deal counted
+    in its standings, before the final save."""
 
     def count(self, table: Table) -> None: ...
 
-    async def follow(self, table: Table, embed: discord.Embed) -> discord.ui.View | None: ...
-
 
 class Endings:
-    def __init__(self, store: Store, manager: TableManager, poster: Poster, board: Board,
-                 uis: dict[str, GameUI], timers: TableTimers, tasks: TableTasks, clock: Clock):
+    def __init__(self, store: Store, manager: TableManager, front: Front, rules: Rules,
+                 timers: TableTimers, tasks: TableTasks, clock: Clock):
         self.store = store
         self.manager = manager
-        self.poster = poster
-        self.board = board
-        self.uis = uis
+        self.front = front
+        self.rules = rules
         self.timers = timers
         self.tasks = tasks
         self.clock = clock
-        self.sequel: Sequel | None = None  # set by the croupier (bot.features.series)
+        self.standings: Standings | None = None  # set by the croupier (bot.features.series)
 
     async def finish(self, table: Table) -> None:
-        """The game is over: results, the record, and the table closed."""
+        """The game is over: the record, the table closed, then its results shown."""
         table.status = FINISHED
         table.turn_deadline = table.reminder_at = None
-        if self.sequel is not None:
-            self.sequel.count(table)  # before the final save: a series' standings
+        if self.standings is not None:
+            self.standings.count(table)  # before the final save: a series' standings
         await self.close(table)
         await self.record(table, completed=True)
-        game = table.game
-        assert game is not None
-        mentions = " ".join(f"<@{s.user_id}>" for s in table.humans)
-        with speaking(table.language):  # the channel reads the table's language
-            embed = self.uis[table.game_id].final_embed(table, game)
-            if table.hinted:
-                hints.note_on_result(embed)
         # After the record, so a series' next deal sees the chips this one moved.
-        view = await self.sequel.follow(table, embed) if self.sequel is not None else None
-        await self.poster.send(table.channel_id, table.guild_id, allowed_mentions=PINGS,
-                               content=markup.content(f"🏁 {mentions}"), embed=embed,
-                               **({"view": view} if view is not None else {}))
-        await self.board.edit(table)
+        await self.front.finished(table)
 
     async def stop(self, table: Table, by: int | None, why: Text) -> None:
         """Stop the table; ``why`` is the line it shows ("The table was stopped by
@@ -84,22 +62,21 @@ class Endings:
         table.status = STOPPED
         table.stopped_by = by
         table.turn_deadline = table.reminder_at = None
-        table.events = [why]
+        table.lines = [why]
         await self.close(table)
-        await turn_notices.withdraw(self.poster, table)  # nobody's turn any more
         if was_playing:
             await self.record(table, completed=False)
-        await self.board.edit(table)
+        await self.front.stopped(table)
 
     async def close_lobby(self, table: Table, why: Text) -> None:
         """Close a lobby; ``why`` is the line it shows (said in the table's language)."""
         table.status = STOPPED
-        table.events = [why if isinstance(why, Text) else Text.from_data(why)]
+        table.lines = [why if isinstance(why, Text) else Text.from_data(why)]
         await self.close(table)
 
     async def close(self, table: Table) -> None:
         self.timers.cancel(table.table_id)
-        self.board.edits.cancel(table.table_id)
+        self.front.closing(table.table_id)
         self.tasks.cancel_driver(table.table_id)
         try:
             await self.manager.close(table)
@@ -112,7 +89,7 @@ class Endings:
         if table.game is None:
             return
         try:
-            await self.store.record_game(finished_game(table, self.uis[table.game_id],
+            await self.store.record_game(finished_game(table, self.rules[table.game_id],
                                                        completed, self.clock.now()))
         except Exception:
             log.exception("cannot record the game of table %s", table.table_id)
@@ -125,18 +102,16 @@ class Endings:
         with contextlib.suppress(Exception):
             await self.store.close_table(table_id, STOPPED)
         if channel_id is not None:
-            with speaking(language):
-                text = _("⚠️ The game at this table could not be brought back after a "
-                         "restart, so it was stopped. Sorry! Start a new one whenever you like.")
-            await self.poster.send(channel_id, guild_id, content=markup.content(text))
+            await self.front.lost(channel_id, guild_id, language)
 
 
-def finished_game(table: Table, ui: GameUI, completed: bool, now: float) -> FinishedGame:
+def finished_game(table: Table, rules: GameRules, completed: bool, now: float
+                  ) -> FinishedGame:
     game = table.game
     assert game is not None
     totals, places, winners = game.totals, game.ranking(), set(game.winners())
     stakes = spec(table.game_id).chips
-    chips = ui.chips(game) if completed and stakes else [0] * game.players
+    chips = rules.chips(game) if completed and stakes else [0] * game.players
     if any(s.is_ai for s in table.seats):  # chips never move with AI seats (storage)
         chips = [0] * game.players
     seats = [SeatResult(seat=i, user_id=None if s.is_ai else s.user_id, name=s.name,

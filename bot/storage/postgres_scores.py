@@ -21,8 +21,7 @@ from typing import Any
 
 import asyncpg  # type: ignore[import-untyped]  # asyncpg ships no type information
 
-from bot.storage.ratings import default_rating
-from bot.storage.ratings import Rating
+from bot.storage.ratings import Rating, default_rating
 from bot.storage.results import (
     below_stake,
     humans_of,

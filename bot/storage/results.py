@@ -17,8 +17,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 
-from bot.storage.ratings import default_rating, rate
-from bot.storage.ratings import Rating
+from bot.storage.ratings import Rating, default_rating, rate
 from bot.storage.rows import (
     GLOBAL_SCOPE,
     STARTING_CHIPS,

@@ -13,8 +13,7 @@ from typing import Any
 
 import aiosqlite
 
-from bot.storage.ratings import default_rating
-from bot.storage.ratings import Rating
+from bot.storage.ratings import Rating, default_rating
 from bot.storage.results import (
     below_stake,
     humans_of,

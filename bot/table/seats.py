@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.table.ai_runner import seat_text_of
@@ -32,3 +33,9 @@ class Seat:
         """The seat's name as people read it now, in the current language (``name`` is
         the one saved, in English for an AI seat)."""
         return say(self.name_text)
+
+
+def fresh_seats(seats: Sequence[Seat]) -> list[Seat]:
+    """The same people and AI players in the same order, with nothing of the last game
+    (away, left, expired timers)."""
+    return [Seat(s.user_id, s.name, ai=s.ai) for s in seats]

@@ -18,14 +18,13 @@ does not make anybody's menu stale.
 
 from __future__ import annotations
 
-import copy
-import dataclasses
 import logging
 import random
 import secrets
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
+from bot.table import snapshot
 from bot.table.ai_runner import AI_LEVELS
 from bot.table.ai_runner import seat_name as ai_seat_name
 from bot.table.autoplay import Policy, simple_action
@@ -34,18 +33,20 @@ from bot.table.errors import StaleClick, TableError, refusal_text
 from bot.table.lines import move_line
 from bot.table.posts import Posts
 from bot.table.seats import Seat
+from bot.table.status import Automation, Status
 from engine.core import PASS, Game, OptionError, Options, RulesError, parse_action
 from engine.events import DealStarted, Event, Played
-from engine.records import restore as restore_game
 from engine.text import TN, T, Text
 
 log = logging.getLogger(__name__)
 
-LOBBY, PLAYING, FINISHED, STOPPED = "lobby", "playing", "finished", "stopped"
+
+LOBBY, PLAYING, FINISHED, STOPPED = Status.LOBBY, Status.PLAYING, Status.FINISHED, Status.STOPPED
 ACTIVE = (LOBBY, PLAYING)
 HANDS_MODES = ("dm", "channel")
 AWAY_AFTER = 3  # expiries in a row before a player is marked away
-MAX_EVENTS = 3  # "what just happened" lines kept for the table message
+MAX_LINES = 3  # "what just happened" lines kept for the table message
+RESTARTED = T("♻️ The bot restarted: the game resumed where it was.")
 
 
 @dataclass
@@ -58,7 +59,7 @@ class Table:
     host_id: int
     created_at: float
     options: Options
-    hands: str = "dm"
+    hands_mode: str = "dm"  # where hands are shown: "dm", or "channel" (My hand only)
     images: bool = True  # pictures of the table and the hands beside the text
     language: str = "en"  # what the table message and channel notices speak (locales)
     ai_allowed: bool = True  # the server lets the host seat AI players (/settings)
@@ -67,7 +68,7 @@ class Table:
     lobby_idle: float = 900.0
     guild_name: str = ""
     channel_name: str = ""
-    status: str = LOBBY
+    status: str = Status.LOBBY
     version: int = 0
     step: int = 0
     seats: list[Seat] = field(default_factory=list)
@@ -78,7 +79,7 @@ class Table:
     turn_deadline: float | None = None
     reminder_at: float | None = None  # the turn's next reminder (bot.table.durations.next_reminder)
     nudged_at: float | None = None  # the table's last nudge (bot.features.nudges: rate-limited)
-    events: list[Text] = field(default_factory=list)  # said in the table's language
+    lines: list[Text] = field(default_factory=list)  # what just happened, said when drawn
     stopped_by: int | None = None
     # The game after another (bot.features.rematch, bot.features.series): the finished table this one follows
     # (a rematch or a series' next deal). A series (AttackJack) is its first table's id, the
@@ -218,10 +219,9 @@ class Table:
             # the others can finish; acting again takes the seat back.
             seat = self.seats[index]
             seat.away = seat.left = True  # no step: nobody's menu changes
-            self.events.append(T("{player} left: I play their seat from now on.",
-                                 player=seat.name_text))
-            del self.events[:-MAX_EVENTS]
-            return "away"
+            self.add_line(T("{player} left: I play their seat from now on.",
+                            player=seat.name_text))
+            return Automation.AWAY
         self._require_lobby()
         del self.seats[index]
         self._touch(now)
@@ -255,9 +255,14 @@ class Table:
         self.game = game
         self.status = PLAYING
         self.started_at = now
-        self.events = []
+        self.lines = []
         self.step += 1
         self.last_activity = now
+
+    def start_and_deal(self, user_id: int, now: float) -> list[Event]:
+        """Start the game and deal its first deal at once (the host's Start)."""
+        self.start(user_id, now)
+        return self.run_automation(Automation.DEAL, now)
 
     def player_range(self) -> str:
         """How many players the game takes, "3 to 7" (a ``Text``: ``say`` it, or pass it as
@@ -316,7 +321,7 @@ class Table:
         if by == "player":
             player.expiries = 0
             player.away = player.left = False
-        self.events.append(self._event_text(events[0], by))
+        self.add_line(self._event_text(events[0], by))
         self._after_step(now)
         return events
 
@@ -328,54 +333,77 @@ class Table:
     def _after_step(self, now: float) -> None:
         self.step += 1
         self.last_activity = now
-        del self.events[:-MAX_EVENTS]
         self.arm_turn_timer(now)
+
+    # -- lines and marks (saved without a new step: nobody's menu goes stale) -------
+
+    def add_line(self, line: Text) -> None:
+        """One more line of what just happened (the last ``MAX_LINES`` are kept)."""
+        self.lines.append(line)
+        del self.lines[:-MAX_LINES]
+
+    def note_restart(self) -> None:
+        """The bot restarted and the game resumes: the table says so."""
+        self.add_line(RESTARTED)
+
+    def mark_nudged(self, now: float) -> None:
+        """Someone nudged the player to act (``bot.table.nudge_rules``: rate-limited)."""
+        self.nudged_at = now
+
+    def remind_later(self, now: float) -> None:
+        """A reminder was sent: a long turn may remind once more, later."""
+        self.reminder_at = next_reminder(self.turn_timer, self.turn_deadline, now)
+
+    def end_series_after_this(self) -> None:
+        """The host ended the series (``bot.features.series``): no deal after this one."""
+        self.series_over = True
 
     # -- automation -------------------------------------------------------------
 
-    def automation(self) -> str | None:
+    def automation(self) -> Automation | None:
         """What the bot must do itself: finish, deal, auto, abandon, forced, ai, away;
         None = wait."""
         if self.status != PLAYING or self.game is None:
             return None
         game = self.game
         if game.is_over:
-            return "finish"
+            return Automation.FINISH
         if game.needs_deal:
-            return "deal"
+            return Automation.DEAL
         if game.has_auto_step:
-            return "auto"
+            return Automation.AUTO
         if all(seat.away for seat in self.humans):
-            return "abandon"  # nobody is left to play for: stop rather than play alone
+            return Automation.ABANDON  # nobody is left to play for: stop rather than play alone
         to_act = game.to_act
         if to_act is None:
             return None
         if game.legal_actions() == [PASS]:
-            return "forced"
+            return Automation.FORCED
         if self.seats[to_act].is_ai:
-            return "ai"
+            return Automation.AI
         if self.seats[to_act].away:
-            return "away"
+            return Automation.AWAY
         return None
 
-    def run_automation(self, kind: str, now: float, policy: Policy = simple_action
+    def run_automation(self, kind: Automation, now: float, policy: Policy = simple_action
                        ) -> list[Event]:
         """Play the bot's own step of ``kind`` (see ``automation``); its engine events."""
         game = self.require_playing()
-        if kind == "deal":
+        if kind == Automation.DEAL:
             events = game.start_deal(game.random_deal(self.rng))
-            self.events = [T("Deal {number} is dealt.", number=e.deal + 1) for e in events
+            self.lines = [T("Deal {number} is dealt.", number=e.deal + 1) for e in events
                            if isinstance(e, DealStarted)]
             self._after_step(now)
             return events
-        if kind == "auto":
+        if kind == Automation.AUTO:
             events = game.auto_step()
             self._after_step(now)
             return events
-        if kind in ("forced", "away", "ai"):
+        if kind in (Automation.FORCED, Automation.AWAY, Automation.AI):
             seat = game.to_act
             assert seat is not None
-            return self.apply(seat, PASS if kind == "forced" else policy(game), now, by=kind)
+            return self.apply(seat, PASS if kind == Automation.FORCED else policy(game), now,
+                              by=str(kind))
         raise ValueError(f"not an automatic step: {kind}")
 
     def completed_deals(self) -> int:
@@ -408,6 +436,15 @@ class Table:
             player.away = True  # played for from now on, until they act again
         return self.apply(seat, policy(game), now, by="timer")
 
+    def welcome_back(self, user_id: int, now: float) -> None:
+        """A seated player who was away acted again: they play their own seat, their own
+        timer runs if it is their turn, and the table says they are back."""
+        seat = self.seated(user_id)
+        self.come_back(user_id)
+        if self.to_act == seat:
+            self.arm_turn_timer(now)
+        self.add_line(T("{player} is back.", player=self.seats[seat].name_text))
+
     def come_back(self, user_id: int) -> bool:
         """A seated player showed up (opened their hand): no longer away. True if they were."""
         index = self.seat_of(user_id)
@@ -418,76 +455,25 @@ class Table:
         seat.expiries = 0
         return True
 
-    # -- plain data, copies -----------------------------------------------------------
+    # -- plain data, copies (bot.table.snapshot) ---------------------------------------
 
     def to_data(self) -> dict[str, Any]:
-        """The versioned snapshot (storage's ``data``); the posts are saved on their own.
-
-        Every plain field is saved as it is (so a new field cannot be forgotten); the
-        others have a form of their own, read back by ``from_data``."""
-        version, internal, gauss = self.rng.getstate()
-        data = {f.name: copy.deepcopy(getattr(self, f.name)) for f in dataclasses.fields(self)
-                if f.name not in _OWN_FORM}
-        data.update(options=self.options.to_dict(), seats=[asdict(s) for s in self.seats],
-                    rng=[version, list(internal), gauss],
-                    game=self.game.to_data() if self.game is not None else None,
-                    events=[_as_text(e).to_data() for e in self.events])
-        return data
+        """The versioned snapshot (storage's ``data``); the posts are saved on their own."""
+        return snapshot.to_data(self)
 
     @classmethod
     def from_data(cls, data: dict[str, Any], engine: type[Game], version: int,
                   posts: dict[str, Any] | None = None) -> Table:
-        """The table ``to_data`` saved; the game is replayed from its record.
-
-        A snapshot from before posts had their own column (``posts`` None) still holds
-        them in its own fields: they are read from there."""
-        rng = random.Random()
-        rng_version, internal, gauss = data["rng"]
-        rng.setstate((rng_version, tuple(internal), gauss))
-        known = {f.name for f in dataclasses.fields(cls)} - _OWN_FORM
-        seat_fields = {f.name for f in dataclasses.fields(Seat)}
-        table = cls(engine=engine, version=version, rng=rng,
-                    # Unbounded: a lobby saved before the options had bounds still loads.
-                    options=engine.OPTIONS.from_dict(data["options"], bounded=False),
-                    seats=[Seat(**{k: v for k, v in s.items() if k in seat_fields})
-                           for s in data["seats"]],
-                    posts=(Posts.from_data(posts) if posts is not None
-                           else Posts.from_legacy_snapshot(data)),
-                    # Texts as dicts; an older snapshot's plain English lines are kept as is
-                    events=[Text.from_data(e) for e in data.get("events") or ()],
-                    **{k: v for k, v in data.items() if k in known})
-        if data.get("game") is not None:
-            game = restore_game(data["game"])
-            if not isinstance(game, engine):
-                raise TableError(  # not for players: the restore log says it
-                    f"The saved game is {game.TITLE}, not {engine.TITLE}.")
-            table.game = game
-        return table
+        """The table ``to_data`` saved (or an older snapshot); the game replayed."""
+        return snapshot.from_data(cls, data, engine, version, posts)
 
     def clone(self) -> Table:
         """An independent copy of the state (not the posts), kept to roll a failed step back."""
-        rng = random.Random()
-        rng.setstate(self.rng.getstate())
-        return dataclasses.replace(
-            self, seats=[dataclasses.replace(s) for s in self.seats], rng=rng,
-            game=self.game.clone() if self.game is not None else None,
-            events=list(self.events))
+        return snapshot.clone(self)
 
     def restore(self, kept: Table) -> None:
         """Go back to the state ``kept`` (a ``clone``) holds; the posts stay as they are."""
-        for f in dataclasses.fields(self):
-            if f.name != "posts":
-                setattr(self, f.name, getattr(kept, f.name))
-
-
-# Fields that are not saved as they are: the engine and version come from the storage
-# row, the posts are saved apart; the rest have a plain-data form of their own.
-_OWN_FORM = frozenset({"engine", "version", "posts", "rng", "game", "seats", "options",
-                       "events"})
-
-
-def _as_text(line: str) -> Text:
-    return line if isinstance(line, Text) else Text.from_data(line)
+        snapshot.restore(self, kept)
 
 
 def new_table_id() -> str:

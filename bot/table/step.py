@@ -15,9 +15,8 @@ import contextlib
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
-from bot.app.health import Metrics
 from bot.storage import VersionConflict
 from bot.table.lines import deal_reports
 from bot.table.manager import TableManager
@@ -51,9 +50,15 @@ class Outcome:
         return not self.saved and self.refusal is None
 
 
+class MoveCounter(Protocol):
+    """Counts the moves saved (``bot.app.health.Metrics``)."""
+
+    def count_move(self, n: int = 1) -> None: ...
+
+
 class Steps:
     def __init__(self, manager: TableManager, clock: Clock, patience: float,
-                 metrics: Metrics | None = None):
+                 metrics: MoveCounter | None = None):
         self.manager = manager
         self.clock = clock
         self.patience = patience  # how long a click waits for a busy table before on_wait

@@ -24,13 +24,11 @@ import discord
 
 import locales
 from bot import images
-from bot.actions import host_controls
 from bot.config.settings import Timing
-from bot.features import nudges
 from bot.table.manager import TableManager
 from bot.table.state import LOBBY, PLAYING, Table
 from bot.table.timers import Clock
-from bot.ui import buttons, markup
+from bot.ui import buttons, feature_buttons, lobby_controls, markup
 from bot.ui.attachments import Picture, show
 from bot.ui.game_ui import GameUI
 from bot.ui.poster import EditCoalescer, Gone, Poster
@@ -69,10 +67,10 @@ class Board:
                                      can_remove_ai=len(table.humans) < len(table.seats),
                                      ai=table.ai_allowed)
             return {"content": None, "embed": ui.lobby_embed(table),
-                    "view": host_controls.add_to_lobby(lobby, table)}
+                    "view": lobby_controls.add_to_lobby(lobby, table)}
         if table.game is None:  # a lobby that closed
             embed = discord.Embed(title=_("{game}: closed", game=ui.title), colour=ui.COLOUR,
-                                  description="\n".join(say(e) for e in table.events)
+                                  description="\n".join(say(e) for e in table.lines)
                                   or _("Closed."))
             return {"content": None, "embed": embed, "view": None}
         view = table.game.public_view()
@@ -85,7 +83,7 @@ class Board:
         turn = (_("{player} to play", player=markup.mention(table.seats[seat].user_id))
                 if seat is not None and table.automation() is None else None)
         return {"content": turn, "embed": show(embed, picture),
-                "view": nudges.add_to_table(buttons.table_view(table.table_id, table.step),
+                "view": feature_buttons.add_nudge(buttons.table_view(table.table_id, table.step),
                                             table), **pictured}
 
     def picture(self, table: Table, view: dict[str, Any]) -> Picture | None:

@@ -15,8 +15,8 @@ from typing import Any, Protocol, cast
 
 import discord
 
-from bot.features import hints
 from bot.ui import answers, custom_ids, markup, replies
+from bot.ui.feature_buttons import HintButton
 from engine import cards
 from engine.text import T, Text
 from locales import _, say
@@ -210,7 +210,7 @@ def action_groups(legal: Sequence[str]) -> tuple[list[list[str]], list[str]]:
 def hand_view(table_id: str, step: int, legal: Sequence[str], hint: bool = False
               ) -> discord.ui.View | None:
     """The menu of exactly the legal actions, or None when there is nothing to choose;
-    ``hint``: with the Hint button (``bot.features.hints``) beside the buttons, if a row has room."""
+    ``hint``: with the Hint button (``bot.table.hint_rules``) beside the buttons, if a row has room."""
     if not legal:
         return None
     groups, keywords = action_groups(legal)
@@ -225,7 +225,7 @@ def hand_view(table_id: str, step: int, legal: Sequence[str], hint: bool = False
         view.add_item(ActButton(table_id, step, code))
     rows = len(groups) + (1 if keywords else 0)
     if hint and (rows < MAX_ROWS or 0 < len(keywords) < BUTTONS_PER_ROW):
-        view.add_item(hints.HintButton(table_id, step))
+        view.add_item(HintButton(table_id, step))
     return view
 
 

@@ -137,8 +137,8 @@ class GameUI:
                             else discord.utils.escape_markdown(s.name))
             for i, s in enumerate(table.seats)) or _("Nobody yet.")
         description = self.lobby_text(table)
-        if table.events:  # what the host changed (a player removed, an option)
-            description += "\n\n" + "\n".join(f"› {say(e)}" for e in table.events)
+        if table.lines:  # what the host changed (a player removed, an option)
+            description += "\n\n" + "\n".join(f"› {say(e)}" for e in table.lines)
         embed = discord.Embed(title=_("{game}: a new table", game=self.title),
                               colour=self.COLOUR, description=description)
         embed.add_field(name=_("Players ({seated}, {needed} needed)", seated=len(table.seats),
@@ -166,7 +166,7 @@ class GameUI:
         parts = [option_line(f, values[f.name]) for f in dataclasses.fields(table.options)]
         # Translators: the `hands` option: each player's cards come in a DM, or only under
         # the table's My hand button.
-        hands = _("by DM") if table.hands == "dm" else _("My hand button only")
+        hands = _("by DM") if table.hands_mode == "dm" else _("My hand button only")
         # Translators: the table's setting of where the hands are shown, as in "Hands: by DM"
         parts.append(_("{option}: {value}", option=_("Hands"), value=hands))
         # Translators: the time a player has for a move, as in "Turn timer: 5 minutes"
@@ -179,13 +179,13 @@ class GameUI:
         embed = discord.Embed(title=f"{self.title} · {self.heading(view)}", colour=self.COLOUR)
         middle = self.draw_table(view, table.names)
         lines = [middle] if middle else []
-        if table.events:
-            lines.append("\n".join(f"› {say(e)}" for e in table.events))
+        if table.lines:
+            lines.append("\n".join(f"› {say(e)}" for e in table.lines))
         lines.append(self.turn_line(table, view))
         embed.description = "\n\n".join(lines)
         embed.add_field(name=_("Players"), value=self.players_text(table, view), inline=False)
         # Translators: "My hand" is the table's button that shows a player their cards.
-        mode = _("hands by DM") if table.hands == "dm" else _("hands under My hand")
+        mode = _("hands by DM") if table.hands_mode == "dm" else _("hands under My hand")
         shows = _("My hand shows your cards")
         embed.set_footer(text=f"{_table(table)} · {mode} · {shows}")
         return markup.fit_embed(embed)

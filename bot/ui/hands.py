@@ -19,7 +19,7 @@ from typing import Any
 
 import locales
 from bot import images
-from bot.features import hints
+from bot.table.hint_rules import offered
 from bot.table.state import Table
 from bot.ui import buttons, custom_ids, markup, turn_notices
 from bot.ui.attachments import Picture, show
@@ -62,7 +62,7 @@ class Hands:
         link = markup.jump_url(table.guild_id, table.channel_id, table.posts.message_id)
         embed = ui.hand_embed(table, seat_view, seat, link)
         view = buttons.hand_view(table.table_id, table.step, seat_view.get("legal") or [],
-                               hint=hints.offered(table, seat)) if menu else None
+                               hint=offered(table, seat)) if menu else None
         if not table.images:
             return {"embed": embed, "view": view}
         # Drawn from this seat's view only, like the text; "legal" is empty while the bot
@@ -93,7 +93,7 @@ class Hands:
         told just now: the DM went, or they heard in the channel that their DMs are closed."""
         player, posts = table.seats[seat], table.posts
         user = player.user_id
-        if table.hands != "dm" or user in posts.dm_closed or player.away or player.is_ai:
+        if table.hands_mode != "dm" or user in posts.dm_closed or player.away or player.is_ai:
             return False
         try:
             message = await self.poster.dm(user, posts.dm_channels.get(user),

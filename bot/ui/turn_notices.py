@@ -1,7 +1,7 @@
 """Telling a player in the channel that it is their turn, and taking it back when it is over.
 
 A player whose hand comes by DM is told by that DM (``bot.ui.hands``). Anyone else —
-hands under **My hand** (``hands="channel"``), closed DMs, a DM that did not go
+hands under **My hand** (``hands_mode="channel"``), closed DMs, a DM that did not go
 through — gets one short message in the table's channel that mentions them, in
 the table's language. It is deleted as soon as their turn ends, however it ends
 (they moved, the timer played for them, they went away, the game ended or was
@@ -27,7 +27,7 @@ def needs_mention(table: Table, seat: int) -> bool:
     plays their own seat and gets no hand by DM (hands in the channel, closed DMs)."""
     player = table.seats[seat]
     return (not player.is_ai and not player.away
-            and (table.hands != "dm" or player.user_id in table.posts.dm_closed))
+            and (table.hands_mode != "dm" or player.user_id in table.posts.dm_closed))
 
 
 def your_turn_text(table: Table, seat: int) -> str:

@@ -13,7 +13,8 @@ import discord
 import pytest
 
 from bot.app import components
-from bot.features import hints
+from bot.table import hint_rules
+from bot.ui import feature_buttons, hint_text
 from bot.play.endings import finished_game
 from bot.storage import SQLiteStorage, is_rated
 from bot.storage.ratings import default_rating
@@ -68,50 +69,50 @@ def test_would_be_rated_is_what_storage_rates(people, ai, expected):
     if ai:
         with_ai(table)
     points = [(None if s.is_ai else s.user_id, 3) for s in table.seats]
-    assert hints.would_be_rated(table) == expected == is_rated(finished(points))
+    assert hint_rules.would_be_rated(table) == expected == is_rated(finished(points))
 
 
 def test_hints_are_allowed_unrated_or_where_the_server_allows_them():
-    assert not hints.allowed(lobby(3))  # rated, the server keeps hints out (the default)
-    assert hints.allowed(with_ai(lobby(2)))  # an AI seat: not rated
+    assert not hint_rules.allowed(lobby(3))  # rated, the server keeps hints out (the default)
+    assert hint_rules.allowed(with_ai(lobby(2)))  # an AI seat: not rated
     rated = lobby(3)
     rated.hints_allowed = True
-    assert hints.allowed(rated)
+    assert hint_rules.allowed(rated)
 
 
 def test_the_button_is_offered_to_the_seat_to_act_only():
     table = playing(2, ai=True)
     user = human_to_act(table)
     seat = table.seated(user)
-    assert hints.offered(table, seat)
-    assert not any(hints.offered(table, s) for s in range(len(table.seats)) if s != seat)
+    assert hint_rules.offered(table, seat)
+    assert not any(hint_rules.offered(table, s) for s in range(len(table.seats)) if s != seat)
     rated = playing(3)
-    assert not any(hints.offered(rated, s) for s in range(3))
+    assert not any(hint_rules.offered(rated, s) for s in range(3))
 
 
 def test_a_click_is_checked_like_a_move_and_changes_nothing():
     table = playing(2, ai=True)
     user = human_to_act(table)
     seat = table.seated(user)
-    assert hints.check_hint(table, user, table.step) == seat
+    assert hint_rules.check_hint(table, user, table.step) == seat
     before = table.to_data()
     with pytest.raises(StaleClick, match="out of date"):
-        hints.check_hint(table, user, table.step - 1)
+        hint_rules.check_hint(table, user, table.step - 1)
     with pytest.raises(TableError, match="not seated"):
-        hints.check_hint(table, 999, table.step)
+        hint_rules.check_hint(table, 999, table.step)
     other = next(s.user_id for s in table.seats if s.user_id != user and not s.is_ai)
     with pytest.raises(TableError, match="not your turn"):
-        hints.check_hint(table, other, table.step)
+        hint_rules.check_hint(table, other, table.step)
     assert table.to_data() == before
     with pytest.raises(TableError, match="not started"):
-        hints.check_hint(with_ai(lobby(2)), HOST, 0)
+        hint_rules.check_hint(with_ai(lobby(2)), HOST, 0)
 
 
 def test_a_rated_table_refuses_a_hint_even_on_its_turn():
     table = playing(3)
     user = table.seats[table.to_act].user_id
     with pytest.raises(TableError, match="Hints are not allowed at this table"):
-        hints.check_hint(table, user, table.step)
+        hint_rules.check_hint(table, user, table.step)
 
 
 # ------------------------------------------------------------------ the mark
@@ -121,12 +122,12 @@ def test_the_mark_is_kept_once_per_seat_in_the_snapshot_without_a_step():
     table = playing(3, allowed=True)
     kept = table.clone()
     step = table.step
-    hints.mark(table, 1)
-    hints.mark(table, 1)
-    hints.mark(table, 0)
+    hint_rules.mark(table, 1)
+    hint_rules.mark(table, 1)
+    hint_rules.mark(table, 0)
     assert table.hinted == [0, 1] and kept.hinted == []  # a clone keeps its own mark
     assert table.step == step  # nobody's menu went stale
-    asked = [e for e in table.events if "asked the AI for a hint" in e]
+    asked = [e for e in table.lines if "asked the AI for a hint" in e]
     assert len(asked) == 2 and "p1" in asked[0]
     data = json.loads(json.dumps(table.to_data()))
     assert Table.from_data(data, Jazz, version=0).hinted == [0, 1]
@@ -139,7 +140,7 @@ def test_a_hinted_game_is_recorded_as_such():
     plain = finished_game(table, JazzUI(), completed=True, now=100.0)
     assert not plain.hinted and "hinted" not in plain.record
     assert plain.record == table.game.to_record()
-    hints.mark(table, 2)
+    hint_rules.mark(table, 2)
     marked = finished_game(table, JazzUI(), completed=True, now=100.0)
     assert marked.hinted and marked.record["hinted"] == [2]
     assert {k: v for k, v in marked.record.items() if k != "hinted"} == plain.record
@@ -147,10 +148,10 @@ def test_a_hinted_game_is_recorded_as_such():
 
 def test_the_final_result_says_hints_were_used():
     embed = discord.Embed(title="Jazz")
-    hints.note_on_result(embed)
+    hint_text.note_on_result(embed)
     assert "Hints were used" in embed.footer.text
     footed = discord.Embed(title="Jazz").set_footer(text="Table 1")
-    hints.note_on_result(footed)
+    hint_text.note_on_result(footed)
     assert footed.footer.text.startswith("Table 1\n💡")
 
 
@@ -196,9 +197,9 @@ def test_the_hint_button_needs_a_row_with_room():
 
 
 def test_the_hint_id_is_checked_and_claimed_by_the_hint_button_only():
-    assert hints.hint_id("abcd1234", 12) == "ct:hint:abcd1234:12"
+    assert feature_buttons.hint_id("abcd1234", 12) == "ct:hint:abcd1234:12"
     with pytest.raises(ValueError):
-        hints.hint_id("not-hex", 1)
+        feature_buttons.hint_id("not-hex", 1)
     claiming = [cls for cls in components.DYNAMIC_ITEMS
                 if re.fullmatch(cls.__discord_ui_compiled_template__, "ct:hint:abcd1234:12")]
-    assert claiming == [hints.HintButton]
+    assert claiming == [feature_buttons.HintButton]

@@ -9,6 +9,7 @@ import random
 import pytest
 
 from bot.actions import host_controls
+from bot.ui import lobby_controls
 from bot.table.state import Table, TableError
 from cogs.attackjack import AttackJackUI
 from cogs.california_jack import CaliforniaJackUI
@@ -59,7 +60,7 @@ def test_the_host_removes_people_and_ai_seats_and_nobody_else_does():
     host_controls.remove_player(table, HOST, HOST + 1, 3.0)
     assert [s.user_id for s in table.seats] == [HOST, HOST + 2]
     assert table.step == step + 2 and table.last_activity == 3.0
-    assert table.events[-1] == "p0 removed p1 from the table."
+    assert table.lines[-1] == "p0 removed p1 from the table."
 
 
 def test_an_option_change_is_checked_like_the_start_command():
@@ -77,13 +78,13 @@ def test_an_option_change_is_checked_like_the_start_command():
     assert not host_controls.set_option(table, HOST, "sevens_bonus", 10, 1.0)  # the same
     assert host_controls.set_option(table, HOST, "sevens_bonus", 80, 2.0)
     assert table.options.sevens_bonus == 80 and table.step == json.loads(before)["step"] + 1
-    assert table.events[-1] == "p0 set Sevens bonus to 80."
+    assert table.lines[-1] == "p0 set Sevens bonus to 80."
 
 
 def test_menu_values_are_within_the_bounds_and_keep_the_current_one():
     bonus = next(f for f in Jazz.OPTIONS.__dataclass_fields__.values()
                  if f.name == "sevens_bonus")
-    assert host_controls.menu_values(bonus, 37) == [0, 5, 10, 20, 37, 40, 80, 100]
+    assert lobby_controls.menu_values(bonus, 37) == [0, 5, 10, 20, 37, 40, 80, 100]
     assert host_controls.decode(bonus, "80") == 80
     with pytest.raises(TableError):
         host_controls.decode(bonus, "eighty")

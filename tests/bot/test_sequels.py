@@ -9,8 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.features.rematch import fresh_seats, next_table, rematch_id
-from bot.features.series import counted, end_series_id
+from bot.features.rematch import next_table
+from bot.features.series import counted
+from bot.table.seats import fresh_seats
+from bot.ui.feature_buttons import end_series_id, rematch_id
 from bot.storage import CorruptTable, Storage, TableRow
 from bot.table.seats import Seat
 from bot.table.state import FINISHED, LOBBY, PLAYING, Table
@@ -21,7 +23,7 @@ from tests.bot.test_tables import HOST, started
 
 def finished_game() -> Table:
     table = started(3, sevens_bonus=80)
-    table.hands, table.images, table.language, table.turn_timer = "channel", False, "sv", 420.0
+    table.hands_mode, table.images, table.language, table.turn_timer = "channel", False, "sv", 420.0
     table.seats[1].away = table.seats[1].left = True
     table.seats[2].expiries = 2
     table.posts.dm_channels[HOST] = 555
@@ -37,10 +39,10 @@ def test_the_next_table_keeps_every_setting_and_starts_the_game_afresh() -> None
     new = next_table(old, fresh_seats(old.seats), 50.0, random.Random(2))
     assert new.table_id != old.table_id and new.follows == old.table_id
     assert (new.hinted, new.nudged_at) == ([], None)
-    assert (new.options, new.hands, new.images, new.language, new.turn_timer) == (
+    assert (new.options, new.hands_mode, new.images, new.language, new.turn_timer) == (
         old.options, "channel", False, "sv", 420.0)
     assert (new.guild_id, new.channel_id, new.host_id) == (old.guild_id, old.channel_id, HOST)
-    assert (new.status, new.version, new.step, new.game, new.events) == (LOBBY, 0, 0, None, [])
+    assert (new.status, new.version, new.step, new.game, new.lines) == (LOBBY, 0, 0, None, [])
     assert (new.created_at, new.last_activity, new.started_at) == (50.0, 50.0, None)
     # The same people in the same order, with nothing of the last game.
     assert [(s.user_id, s.name) for s in new.seats] == [(s.user_id, s.name) for s in old.seats]

@@ -7,7 +7,8 @@ import json
 
 import pytest
 
-from bot.features.nudges import check_nudge, nudge_gap, silence_needed
+from bot.table.nudge_rules import check_nudge, nudge_gap, silence_needed
+from bot.ui.markup import relative_time
 from bot.table.posts import Posts
 from bot.table.state import Table, TableError
 from engine.jazz import Jazz
@@ -35,13 +36,13 @@ def test_a_nudge_is_checked_without_changing_anything():
                              (slow, 10 + 75, "It is your own turn"),
                              (HOST + 50, 10 + 75, "You are not seated")):
         with pytest.raises(TableError) as refused:
-            check_nudge(table, user, now)
+            check_nudge(table, user, now, relative_time)
         assert words in say(refused.value)
-    assert check_nudge(table, other, 10 + 75) == table.to_act
+    assert check_nudge(table, other, 10 + 75, relative_time) == table.to_act
     table.nudged_at = 100.0
     with pytest.raises(TableError, match="a short while ago"):
-        check_nudge(table, other, 100 + 10 * MINUTE - 1)
-    assert check_nudge(table, other, 100 + 10 * MINUTE) == table.to_act
+        check_nudge(table, other, 100 + 10 * MINUTE - 1, relative_time)
+    assert check_nudge(table, other, 100 + 10 * MINUTE, relative_time) == table.to_act
     table.nudged_at = None
     assert table.to_data() == before
 

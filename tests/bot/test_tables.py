@@ -133,7 +133,7 @@ def test_a_legal_move_by_the_player_to_act_is_applied_and_bumps_the_step():
     table.apply(seat, action, 20.0)
     assert table.step == step + 1
     assert table.game.history[-1].actions[-1] == (seat, action)
-    assert table.events[-1].startswith(f"{table.seats[seat].name} played ")
+    assert table.lines[-1].startswith(f"{table.seats[seat].name} played ")
 
 
 def test_move_checks_refuse_stale_foreign_out_of_turn_and_illegal_clicks():
@@ -223,7 +223,7 @@ def test_a_pass_with_no_legal_card_is_forced_and_played_by_the_bot():
     assert table.game.legal_actions() == [PASS]
     table.run_automation("forced", 0.0)
     assert table.game.history[-1].actions[-1] == (seat, PASS)
-    assert "nothing else was possible" in table.events[-1]
+    assert "nothing else was possible" in table.lines[-1]
 
 
 def test_everybody_away_abandons_the_table():
@@ -261,7 +261,7 @@ def test_three_expiries_in_a_row_make_a_player_away_and_acting_resets_it():
             play_past_deals(table)
         table.time_out(0.0)
         assert table.seats[seat].expiries == expiry
-        assert "ran out of time: I played" in table.events[-1]
+        assert "ran out of time: I played" in table.lines[-1]
         play_past_deals(table)
     assert table.seats[seat].away
     while table.to_act != seat:
@@ -337,17 +337,17 @@ def swedish(monkeypatch):
                         gettext.NullTranslations())
 
 
-def test_events_are_texts_kept_as_data_and_said_in_the_readers_language(swedish):
+def test_lines_are_texts_kept_as_data_and_said_in_the_readers_language(swedish):
     table = started(4)
-    assert isinstance(table.events[0], Text) and table.events == ["Deal 1 is dealt."]
+    assert isinstance(table.lines[0], Text) and table.lines == ["Deal 1 is dealt."]
     table.leave(HOST + 1, 20.0)
     data = json.loads(json.dumps(table.to_data()))
     assert data["events"][0] == {"id": "Deal {number} is dealt.", "params": {"number": 1}}
     copy = Table.from_data(data, Jazz, version=table.version)
-    assert copy.events == table.events and all(isinstance(e, Text) for e in copy.events)
-    assert [locales.say(e, "sv") for e in copy.events] == [
+    assert copy.lines == table.lines and all(isinstance(e, Text) for e in copy.lines)
+    assert [locales.say(e, "sv") for e in copy.lines] == [
         "Giv 1 är given.", "p1 gick: jag spelar deras plats från och med nu."]
-    assert [locales.say(e) for e in copy.events] == list(table.events)  # English as before
+    assert [locales.say(e) for e in copy.lines] == list(table.lines)  # English as before
 
 
 def test_an_old_snapshots_plain_event_lines_are_kept_as_they_were():
@@ -355,10 +355,22 @@ def test_an_old_snapshots_plain_event_lines_are_kept_as_they_were():
     data = json.loads(json.dumps(table.to_data()))
     data["events"] = ["p0 played 10♥.", "Deal 2 is dealt."]
     copy = Table.from_data(data, Jazz, version=table.version)
-    assert copy.events == data["events"]
-    assert locales.say(copy.events[0], "sv") == "p0 played 10♥."
+    assert copy.lines == data["events"]
+    assert locales.say(copy.lines[0], "sv") == "p0 played 10♥."
     again = json.loads(json.dumps(copy.to_data()))
-    assert Table.from_data(again, Jazz, version=0).events == data["events"]
+    assert Table.from_data(again, Jazz, version=0).lines == data["events"]
+
+
+def test_renamed_fields_keep_their_stored_names_both_ways():
+    """``lines`` and ``hands_mode`` are stored as ``events`` and ``hands``, as the version
+    before the rename stored them: either version reads the other's snapshots."""
+    table = started()
+    table.hands_mode = "channel"
+    data = json.loads(json.dumps(table.to_data()))
+    assert data["hands"] == "channel" and "hands_mode" not in data and "lines" not in data
+    assert [e["id"] for e in data["events"]] == ["Deal {number} is dealt."]
+    copy = Table.from_data(data, Jazz, version=table.version)
+    assert copy.hands_mode == "channel" and copy.lines == table.lines
 
 
 def test_refusals_are_texts_said_in_the_readers_language(swedish):
