@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.storage import ACTIVE_STATUSES, CorruptTable, Store, TableRow
+from bot.table.bus import Change, Saved, TableBus
 from bot.table.state import Table, TableError
 from engine.core import Game
 from engine.text import T
@@ -40,8 +41,10 @@ class RestoreProblem:
 
 
 class TableManager:
-    def __init__(self, store: Store, engines: Callable[[str], type[Game] | None]):
+    def __init__(self, store: Store, engines: Callable[[str], type[Game] | None],
+                 bus: TableBus | None = None):
         self.store = store
+        self.bus = bus if bus is not None else TableBus()  # every write of a table, told
         self._engines = engines
         self._by_channel: dict[int, Table] = {}
         self._by_id: dict[str, Table] = {}
@@ -135,11 +138,13 @@ class TableManager:
             self._unregister(table)
             raise
         self._saved_posts[table.table_id] = posts
+        self._publish(table, Change.OPENED)
 
     async def save(self, table: Table) -> None:
         """The versioned save; the storage refuses a stale version (``VersionConflict``)."""
         table.version = await self.store.save_table(
             table.table_id, table.status, table.to_data(), table.version)
+        self._publish(table, Change.SAVED)
 
     async def save_posts(self, table: Table) -> None:
         """Write where the table's messages are, if that changed since the last write."""
@@ -153,9 +158,15 @@ class TableManager:
         """Save the final state and forget the table (it stays in storage, closed)."""
         try:
             await self.save(table)
-            await self.store.close_table(table.table_id, table.status)
+            closed = await self.store.close_table(table.table_id, table.status)
+            if closed is not None:
+                table.version = closed
+                self._publish(table, Change.CLOSED)
         finally:
             self._unregister(table)
+
+    def _publish(self, table: Table, change: Change) -> None:
+        self.bus.publish(Saved(table.table_id, table.version, change, str(table.status)))
 
     def forget(self, table: Table) -> None:
         self._unregister(table)
