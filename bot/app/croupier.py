@@ -6,7 +6,7 @@ Where each job lives:
 * ``bot.table.step`` — the kernel: check, apply, save once with its version, roll back;
 * ``bot.ui.presenter`` — an outcome as Discord messages (``bot.ui.board``: the table
   message; ``bot.ui.hands``: the players' hands);
-* ``bot.actions.lobby``, ``bot.actions.moves``, ``bot.actions.commands`` — what players click and type;
+* ``bot.actions.lobby``, ``.moves``, ``.commands`` — what players click and type;
 * ``bot.play.driver`` — the bot's own moves; ``bot.play.deadlines`` — turn timers;
 * ``bot.play.endings`` — results, records, closing a table;
 * ``bot.actions.visits`` — a DM click on a table another process drives (shards).
@@ -105,10 +105,10 @@ class Croupier:
         self.nudges = Nudges(self.clicks, self.steps, self.manager, self.hands, clock)
         self.commands = Commands(self.manager, self.clicks, self.lobby, self.moves, self.board,
                                  self.endings, self.timers, uis, timing, clock, seed)
-        # The host's lobby controls: remove a player, change the options (bot.actions.host_controls).
+        # The host's lobby controls: remove a player, change the options.
         self.host_controls = HostControls(self.clicks, self.steps, self.board, self.timers,
                                           uis, clock)
-        # What follows a finished game: a rematch, a series' next deal (bot.features.rematch, .series).
+        # What follows a finished game: a rematch, a series' next deal (bot.features).
         self.rematches = Rematches(self.manager, store, self.lobby, self.endings, uis, clock,
                                    self.commands.table_rng)
         self.series = Series(self.manager, self.steps, self.clicks, self.lobby, self.endings,

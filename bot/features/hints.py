@@ -8,7 +8,7 @@
   (``Table.hints_allowed``, from ``/settings``). A table that is rated and does
   not allow them shows no button, and refuses a forged click politely.
 * The answer is private (ephemeral, to the clicker only): the Normal AI's action
-  (``render.label``, the reader's language) and, when the ``easy`` rule of thumb
+  (``markup.label``, the reader's language) and, when the ``easy`` rule of thumb
   picks the same action, that rule's reason (``engine.ai.reasons``). The search
   runs off the event loop like an AI seat's (``bot.table.ai_runner.AIRunner``), *outside* the
   table's lock, so the table goes on meanwhile; the answer is deferred first.

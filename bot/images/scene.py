@@ -109,7 +109,7 @@ def columns_for(players: int) -> int:
 
 
 def hand_order(codes: Iterable[str]) -> list[str]:
-    """A hand as ``render.hand_lines`` shows it: suits ♠ ♥ ♣ ♦, high cards first, jokers
+    """A hand as ``bot.ui.markup.hand_lines`` shows it: suits ♠ ♥ ♣ ♦, high cards first, jokers
     last."""
     parsed = [cards.parse_card(c) for c in codes]
 

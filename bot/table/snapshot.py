@@ -12,7 +12,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import random
-from typing import TYPE_CHECKING, Any
+from typing import Any, Self, cast
 
 from bot.table.errors import TableError
 from bot.table.posts import Posts
@@ -20,9 +20,6 @@ from bot.table.seats import Seat
 from engine.core import Game
 from engine.records import restore as restore_game
 from engine.text import Text
-
-if TYPE_CHECKING:
-    from bot.table.state import Table
 
 # Fields that are not saved as they are: the engine and version come from the storage
 # row, the posts are saved apart; the rest have a plain-data form of their own.
@@ -32,65 +29,80 @@ _OWN_FORM = frozenset({"engine", "version", "posts", "rng", "game", "seats", "op
 _STORED_AS = {"lines": "events", "hands_mode": "hands"}
 
 
-def to_data(table: Table) -> dict[str, Any]:
-    """The versioned snapshot (storage's ``data``); the posts are saved on their own."""
-    version, internal, gauss = table.rng.getstate()
-    data = {_STORED_AS.get(f.name, f.name): copy.deepcopy(getattr(table, f.name))
-            for f in dataclasses.fields(table) if f.name not in _OWN_FORM}
-    data.update(options=table.options.to_dict(),
-                seats=[dataclasses.asdict(s) for s in table.seats],
-                rng=[version, list(internal), gauss],
-                game=table.game.to_data() if table.game is not None else None)
-    data[_STORED_AS["lines"]] = [_as_text(line).to_data() for line in table.lines]
-    return data
+class Snapshots:
+    """``Table``'s plain-data form and copies (``Table`` is a dataclass of these fields)."""
+
+    engine: type[Game]
+    rng: random.Random
+    seats: list[Seat]
+    options: Any
+    game: Game | None
+    lines: list[Text]
+    posts: Posts
+
+    def to_data(self) -> dict[str, Any]:
+        """The versioned snapshot (storage's ``data``); the posts are saved on their own."""
+        version, internal, gauss = self.rng.getstate()
+        data = {_STORED_AS.get(f.name, f.name): copy.deepcopy(getattr(self, f.name))
+                for f in _fields(self) if f.name not in _OWN_FORM}
+        data.update(options=self.options.to_dict(),
+                    seats=[dataclasses.asdict(s) for s in self.seats],
+                    rng=[version, list(internal), gauss],
+                    game=self.game.to_data() if self.game is not None else None)
+        data[_STORED_AS["lines"]] = [_as_text(line).to_data() for line in self.lines]
+        return data
+
+    @classmethod
+    def from_data(cls, data: dict[str, Any], engine: type[Game], version: int,
+                  posts: dict[str, Any] | None = None) -> Self:
+        """The table ``to_data`` saved; the game is replayed from its record.
+
+        A snapshot from before posts had their own column (``posts`` None) still holds
+        them in its own fields: they are read from there."""
+        rng = random.Random()
+        rng_version, internal, gauss = data["rng"]
+        rng.setstate((rng_version, tuple(internal), gauss))
+        stored = {_STORED_AS.get(f.name, f.name): f.name for f in _fields(cls)
+                  if f.name not in _OWN_FORM}
+        seat_fields = {f.name for f in dataclasses.fields(Seat)}
+        table = cast(Any, cls)(
+            engine=engine, version=version, rng=rng,
+            # Unbounded: a lobby saved before the options had bounds still loads.
+            options=engine.OPTIONS.from_dict(data["options"], bounded=False),
+            seats=[Seat(**{k: v for k, v in s.items() if k in seat_fields})
+                   for s in data["seats"]],
+            posts=(Posts.from_data(posts) if posts is not None
+                   else Posts.from_legacy_snapshot(data)),
+            # Texts as dicts; an older snapshot's plain English lines are kept as is
+            lines=[Text.from_data(e) for e in data.get(_STORED_AS["lines"]) or ()],
+            **{stored[k]: v for k, v in data.items() if k in stored})
+        if data.get("game") is not None:
+            game = restore_game(data["game"])
+            if not isinstance(game, engine):
+                raise TableError(  # not for players: the restore log says it
+                    f"The saved game is {game.TITLE}, not {engine.TITLE}.")
+            table.game = game
+        return cast(Self, table)
+
+    def clone(self) -> Self:
+        """An independent copy of the state (not the posts), kept to roll a failed step
+        back."""
+        rng = random.Random()
+        rng.setstate(self.rng.getstate())
+        return cast(Self, dataclasses.replace(
+            cast(Any, self), seats=[dataclasses.replace(s) for s in self.seats], rng=rng,
+            game=self.game.clone() if self.game is not None else None,
+            lines=list(self.lines)))
+
+    def restore(self, kept: Self) -> None:
+        """Go back to the state ``kept`` (a ``clone``) holds; the posts stay as they are."""
+        for f in _fields(self):
+            if f.name != "posts":
+                setattr(self, f.name, getattr(kept, f.name))
 
 
-def from_data(cls: type[Table], data: dict[str, Any], engine: type[Game], version: int,
-              posts: dict[str, Any] | None = None) -> Table:
-    """The table ``to_data`` saved; the game is replayed from its record.
-
-    A snapshot from before posts had their own column (``posts`` None) still holds
-    them in its own fields: they are read from there."""
-    rng = random.Random()
-    rng_version, internal, gauss = data["rng"]
-    rng.setstate((rng_version, tuple(internal), gauss))
-    stored = {_STORED_AS.get(f.name, f.name): f.name for f in dataclasses.fields(cls)
-              if f.name not in _OWN_FORM}
-    seat_fields = {f.name for f in dataclasses.fields(Seat)}
-    table = cls(engine=engine, version=version, rng=rng,
-                # Unbounded: a lobby saved before the options had bounds still loads.
-                options=engine.OPTIONS.from_dict(data["options"], bounded=False),
-                seats=[Seat(**{k: v for k, v in s.items() if k in seat_fields})
-                       for s in data["seats"]],
-                posts=(Posts.from_data(posts) if posts is not None
-                       else Posts.from_legacy_snapshot(data)),
-                # Texts as dicts; an older snapshot's plain English lines are kept as is
-                lines=[Text.from_data(e) for e in data.get(_STORED_AS["lines"]) or ()],
-                **{stored[k]: v for k, v in data.items() if k in stored})
-    if data.get("game") is not None:
-        game = restore_game(data["game"])
-        if not isinstance(game, engine):
-            raise TableError(  # not for players: the restore log says it
-                f"The saved game is {game.TITLE}, not {engine.TITLE}.")
-        table.game = game
-    return table
-
-
-def clone(table: Table) -> Table:
-    """An independent copy of the state (not the posts), kept to roll a failed step back."""
-    rng = random.Random()
-    rng.setstate(table.rng.getstate())
-    return dataclasses.replace(
-        table, seats=[dataclasses.replace(s) for s in table.seats], rng=rng,
-        game=table.game.clone() if table.game is not None else None,
-        lines=list(table.lines))
-
-
-def restore(table: Table, kept: Table) -> None:
-    """Go back to the state ``kept`` (a ``clone``) holds; the posts stay as they are."""
-    for f in dataclasses.fields(table):
-        if f.name != "posts":
-            setattr(table, f.name, getattr(kept, f.name))
+def _fields(table: object) -> tuple[dataclasses.Field[Any], ...]:
+    return dataclasses.fields(cast(Any, table))
 
 
 def _as_text(line: str) -> Text:

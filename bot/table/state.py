@@ -24,7 +24,6 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.table import snapshot
 from bot.table.ai_runner import AI_LEVELS
 from bot.table.ai_runner import seat_name as ai_seat_name
 from bot.table.autoplay import Policy, simple_action
@@ -33,6 +32,7 @@ from bot.table.errors import StaleClick, TableError, refusal_text
 from bot.table.lines import move_line
 from bot.table.posts import Posts
 from bot.table.seats import Seat
+from bot.table.snapshot import Snapshots
 from bot.table.status import Automation, Status
 from engine.core import PASS, Game, OptionError, Options, RulesError, parse_action
 from engine.events import DealStarted, Event, Played
@@ -50,7 +50,7 @@ RESTARTED = T("♻️ The bot restarted: the game resumed where it was.")
 
 
 @dataclass
-class Table:
+class Table(Snapshots):
     table_id: str
     game_id: str
     engine: type[Game]
@@ -81,7 +81,7 @@ class Table:
     nudged_at: float | None = None  # the table's last nudge (bot.features.nudges: rate-limited)
     lines: list[Text] = field(default_factory=list)  # what just happened, said when drawn
     stopped_by: int | None = None
-    # The game after another (bot.features.rematch, bot.features.series): the finished table this one follows
+    # The game after another (bot.features.rematch, .series): the finished table this one follows
     # (a rematch or a series' next deal). A series (AttackJack) is its first table's id, the
     # deal's number in it, each player's net over the deals so far ([user id, name, net, AI
     # level], replaced, never changed in place: clones share it), whether the host ended it
@@ -454,26 +454,6 @@ class Table:
         seat.away = seat.left = False
         seat.expiries = 0
         return True
-
-    # -- plain data, copies (bot.table.snapshot) ---------------------------------------
-
-    def to_data(self) -> dict[str, Any]:
-        """The versioned snapshot (storage's ``data``); the posts are saved on their own."""
-        return snapshot.to_data(self)
-
-    @classmethod
-    def from_data(cls, data: dict[str, Any], engine: type[Game], version: int,
-                  posts: dict[str, Any] | None = None) -> Table:
-        """The table ``to_data`` saved (or an older snapshot); the game replayed."""
-        return snapshot.from_data(cls, data, engine, version, posts)
-
-    def clone(self) -> Table:
-        """An independent copy of the state (not the posts), kept to roll a failed step back."""
-        return snapshot.clone(self)
-
-    def restore(self, kept: Table) -> None:
-        """Go back to the state ``kept`` (a ``clone``) holds; the posts stay as they are."""
-        snapshot.restore(self, kept)
 
 
 def new_table_id() -> str:

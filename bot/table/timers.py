@@ -45,7 +45,7 @@ class SystemClock:
 def next_due(table: Table) -> tuple[float, str] | None:
     """The table's next timed event: the lobby's expiry, a turn's reminder or its expiry."""
     if table.status == LOBBY:
-        if table.series_start_at is not None:  # a series' next deal waits to start (bot.features.series)
+        if table.series_start_at is not None:  # a series' next deal waits to start
             return table.series_start_at, "series"
         return table.lobby_deadline(), "lobby"
     if table.status != PLAYING:

@@ -210,7 +210,8 @@ def action_groups(legal: Sequence[str]) -> tuple[list[list[str]], list[str]]:
 def hand_view(table_id: str, step: int, legal: Sequence[str], hint: bool = False
               ) -> discord.ui.View | None:
     """The menu of exactly the legal actions, or None when there is nothing to choose;
-    ``hint``: with the Hint button (``bot.table.hint_rules``) beside the buttons, if a row has room."""
+    ``hint``: with the Hint button (``bot.table.hint_rules``) beside the buttons, if a row
+    has room."""
     if not legal:
         return None
     groups, keywords = action_groups(legal)

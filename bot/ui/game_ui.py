@@ -299,7 +299,7 @@ def card_text(code: str) -> str:
 
 
 def cards_text(codes: Sequence[str]) -> str:
-    """Cards side by side in the current language, like ``render.labels``; "—" for none."""
+    """Cards side by side in the current language, like ``markup.labels``; "—" for none."""
     return " ".join(card_text(c) for c in codes) or "—"
 
 

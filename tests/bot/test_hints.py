@@ -13,13 +13,12 @@ import discord
 import pytest
 
 from bot.app import components
-from bot.table import hint_rules
-from bot.ui import feature_buttons, hint_text
 from bot.play.endings import finished_game
 from bot.storage import SQLiteStorage, is_rated
 from bot.storage.ratings import default_rating
+from bot.table import hint_rules
 from bot.table.state import StaleClick, Table, TableError
-from bot.ui import buttons
+from bot.ui import buttons, feature_buttons, hint_text
 from bot.ui.game_ui import GameUI
 from engine import cards
 from engine.core import action_code

@@ -9,8 +9,8 @@ import random
 import pytest
 
 from bot.actions import host_controls
-from bot.ui import lobby_controls
 from bot.table.state import Table, TableError
+from bot.ui import lobby_controls
 from cogs.attackjack import AttackJackUI
 from cogs.california_jack import CaliforniaJackUI
 from cogs.jacko import JackoUI

@@ -11,12 +11,11 @@ import pytest
 
 from bot.features.rematch import next_table
 from bot.features.series import counted
-from bot.table.seats import fresh_seats
-from bot.ui.feature_buttons import end_series_id, rematch_id
 from bot.storage import CorruptTable, Storage, TableRow
-from bot.table.seats import Seat
+from bot.table.seats import Seat, fresh_seats
 from bot.table.state import FINISHED, LOBBY, PLAYING, Table
 from bot.table.timers import next_due
+from bot.ui.feature_buttons import end_series_id, rematch_id
 from tests.bot.test_storage import raw
 from tests.bot.test_tables import HOST, started
 

@@ -8,9 +8,9 @@ import json
 import pytest
 
 from bot.table.nudge_rules import check_nudge, nudge_gap, silence_needed
-from bot.ui.markup import relative_time
 from bot.table.posts import Posts
 from bot.table.state import Table, TableError
+from bot.ui.markup import relative_time
 from engine.jazz import Jazz
 from locales import say
 from tests.bot.test_tables import HOST, started, user_to_act
