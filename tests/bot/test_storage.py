@@ -41,6 +41,7 @@ from bot.storage import (
     TableRow,
     VersionConflict,
     ratings,
+    results,
     split_statements,
 )
 from tests.bot.conftest import Database
@@ -556,13 +557,13 @@ async def test_record_game_is_one_transaction(store: Store,
             raise RuntimeError("disk full")
         return real_rate(before, places)
 
-    monkeypatch.setattr(ratings, "rate", failing_second_scope)
+    monkeypatch.setattr(results, "rate", failing_second_scope)  # where it is called
     with pytest.raises(RuntimeError):
         await play(store, 7, 8, names={7: "Ann"})
     assert len(calls) == 2
     assert await store.history(None) == []
     assert await store.leaderboard_size("jazz", GUILD) == 0
-    monkeypatch.setattr(ratings, "rate", real_rate)
+    monkeypatch.setattr(results, "rate", real_rate)
     await play(store, 7, 8)  # the store is usable afterwards, and starts from scratch
     assert [r.games for r in await store.leaderboard("jazz", GUILD)] == [1, 1]
 
@@ -657,7 +658,7 @@ async def test_leaderboard_pages_ranks_and_rank_of(store: Store) -> None:
 
 async def test_equal_ratings_rank_by_games_then_user_id(store: Store,
                                                         monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(ratings, "rate", lambda before, places: list(before))  # nobody moves
+    monkeypatch.setattr(results, "rate", lambda before, places: list(before))  # nobody moves
     await play(store, 30, 20)
     await play(store, 30, 10)
     await play(store, 40, 20)
