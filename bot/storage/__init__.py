@@ -31,6 +31,7 @@ from bot.storage.postgres_migrate import PG_MIGRATIONS
 from bot.storage.results import is_counted, is_rated, moves_chips
 from bot.storage.rows import (
     ACTIVE_STATUSES,
+    CHANGE_KINDS,
     CLOSED_STATUSES,
     GLOBAL_SCOPE,
     STARTING_CHIPS,
@@ -73,12 +74,12 @@ async def open_storage(path: str | Path = DEFAULT_DATABASE_PATH, *,
 
 
 __all__ = [
-    "ACTIVE_STATUSES", "CLOSED_STATUSES", "DEFAULT_DATABASE_PATH", "GLOBAL_SCOPE",
-    "MIGRATIONS", "PG_MIGRATIONS", "STARTING_CHIPS", "STATUSES", "ChannelBusy", "ChipBalance",
-    "ChipsNotConserved", "ChipsRow", "Clock", "CorruptTable", "FinishedGame", "GameStats",
-    "GameSummary", "InvalidResult", "LeaderboardRow", "MigrationFailed", "PostgresStorage",
-    "SQLiteStorage", "SchemaTooNew", "SeatResult", "Storage", "StorageBusy", "StorageError",
-    "Store", "StoreInfo", "TableChange", "TableExists", "TableRow", "VersionConflict",
-    "is_counted", "is_rated", "load_migrations", "migration_files", "moves_chips",
-    "open_storage", "split_statements", "utc_now",
+    "ACTIVE_STATUSES", "CHANGE_KINDS", "CLOSED_STATUSES", "DEFAULT_DATABASE_PATH",
+    "GLOBAL_SCOPE", "MIGRATIONS", "PG_MIGRATIONS", "STARTING_CHIPS", "STATUSES", "ChannelBusy",
+    "ChipBalance", "ChipsNotConserved", "ChipsRow", "Clock", "CorruptTable", "FinishedGame",
+    "GameStats", "GameSummary", "InvalidResult", "LeaderboardRow", "MigrationFailed",
+    "PostgresStorage", "SQLiteStorage", "SchemaTooNew", "SeatResult", "Storage", "StorageBusy",
+    "StorageError", "Store", "StoreInfo", "TableChange", "TableExists", "TableRow",
+    "VersionConflict", "is_counted", "is_rated", "load_migrations", "migration_files",
+    "moves_chips", "open_storage", "split_statements", "utc_now",
 ]

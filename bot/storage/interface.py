@@ -22,6 +22,7 @@ from bot.storage.rows import (
     StoreInfo,
     TableChange,
     TableRow,
+    check_kinds,
 )
 
 
@@ -58,12 +59,27 @@ class Store(ABC):
         return None
 
     async def announce(self, change: TableChange) -> None:
-        """Tell the other processes that this one saved a step on a table."""
+        """Tell the other processes of a change this one made: today, that it answered a
+        DM click on a table another process owns (``kind`` ``"answered"``, the default).
+        Sent after the fact, on its own; ``origin`` is set to this store's.
+
+        Not for the writes themselves: ``create_table``, ``save_table`` and
+        ``close_table`` announce every version they write (``"opened"``, ``"saved"``,
+        ``"closed"``) in the same transaction as the write."""
         return None  # one process: nobody to tell
 
-    async def listen(self, on_change: Callable[[TableChange], None]) -> None:
-        """Call ``on_change`` for every change another process announces from now on
-        (never for this store's own)."""
+    async def listen(self, on_change: Callable[[TableChange], None], *, own: bool = False,
+                     kinds: Iterable[str] = ("answered",)) -> None:
+        """Call ``on_change`` for every change of the given ``kinds`` announced from now on.
+
+        ``own`` False (the default): only other stores' (processes') changes, never this
+        store's own; True: this store's too (a second front end in the same process, a
+        follower of every table, tests). ``kinds`` defaults to ``"answered"`` alone, what
+        a listener received before the writes were announced; ``CHANGE_KINDS`` for all.
+        Each table's changes arrive in the order of its versions, and a write is heard
+        only once committed: the table as stored is then at least at that version.
+        Raises ValueError for an unknown kind."""
+        check_kinds(kinds)
         return None  # one process: nobody else saves
 
     @abstractmethod

@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import secrets
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from datetime import UTC, datetime
 from typing import Any, Concatenate, ParamSpec, Self, TypeVar
 
@@ -40,6 +40,7 @@ from bot.storage.rows import (
     TableExists,
     TableRow,
     VersionConflict,
+    check_kinds,
 )
 from bot.storage.score_reads import ScoreReads
 from bot.storage.values import (
@@ -60,8 +61,10 @@ _TABLE_COLUMNS = ("table_id, guild_id, channel_id, game, status, version, data, 
 _ACTIVE_IN_CHANNEL = ("SELECT table_id FROM live_tables WHERE channel_id = $1"
                       " AND status IN ('lobby', 'playing')")
 
-# One statement, one round trip: the channel check, then the versioned write.
-_SAVE_TABLE = """
+# One statement, one round trip: the channel check, then the versioned write and its
+# notice ($6: the payload of the new version, expected + 1): a statement is a transaction
+# of its own, so the notice goes at its commit, and only if a row was written.
+_SAVE_TABLE = f"""
     WITH busy AS (
         SELECT me.channel_id, other.table_id
         FROM live_tables AS me JOIN live_tables AS other
@@ -72,7 +75,7 @@ _SAVE_TABLE = """
     saved AS (
         UPDATE live_tables SET status = $2, data = $3, version = version + 1, updated_at = $4
         WHERE table_id = $1 AND version = $5 AND NOT EXISTS (SELECT 1 FROM busy)
-        RETURNING version)
+        RETURNING version, pg_notify('{CHANNEL}', $6))
     SELECT (SELECT channel_id FROM busy) AS channel_id, (SELECT table_id FROM busy) AS busy,
            (SELECT version FROM saved) AS saved
 """
@@ -152,18 +155,26 @@ class PostgresStorage(ScoreReads):
         await self._owner.release(table_id)
 
     async def announce(self, change: TableChange) -> None:
-        payload = change_payload(dataclasses.replace(change, origin=self.origin))
-        await self._db.execute("SELECT pg_notify($1, $2)", CHANNEL, payload)
+        await self._db.execute("SELECT pg_notify($1, $2)", CHANNEL, self._payload(change))
 
-    async def listen(self, on_change: Callable[[TableChange], None]) -> None:
+    async def listen(self, on_change: Callable[[TableChange], None], *, own: bool = False,
+                     kinds: Iterable[str] = ("answered",)) -> None:
         if self._db.closed:
             raise StorageError("The storage is closed.")
+        check_kinds(kinds)  # a mistake is a ValueError, not a busy database
         try:
-            await asyncio.wait_for(self._notices.listen(on_change), self._db.wait_s)
+            await asyncio.wait_for(self._notices.listen(on_change, own=own, kinds=kinds),
+                                   self._db.wait_s)
         except (TimeoutError, *GONE) as error:
             raise StorageBusy(f"Cannot listen to table notices: {error}") from error
 
+    def _payload(self, change: TableChange) -> str:
+        """A change of this store as a notice's payload."""
+        return change_payload(dataclasses.replace(change, origin=self.origin))
+
     # -- live tables ------------------------------------------------------
+    # Each write of a version sends its notice in the write's transaction (pg_notify: sent at
+    # commit, dropped on a rollback); postgres_sessions.py says what is announced when.
 
     async def create_table(self, row: TableRow) -> TableRow:
         check_status(row.status, STATUSES)
@@ -175,6 +186,8 @@ class PostgresStorage(ScoreReads):
         if row.posts is not None:  # only when given: an older schema (the upgrade tests'
             values["posts"] = to_json(row.posts)  # ``migrations``) has no such column
         marks = ", ".join(f"${n}" for n in range(1, len(values) + 1))
+        notice = self._payload(TableChange(row.table_id, row.version, kind="opened",
+                                           status=row.status))
         async with self._db.turn(("table", row.table_id)), self._db.connection() as conn:
             try:
                 async with conn.transaction():
@@ -186,7 +199,9 @@ class PostgresStorage(ScoreReads):
                         if other is not None:
                             raise ChannelBusy(row.channel_id, other)
                     await conn.execute(f"INSERT INTO live_tables ({', '.join(values)})"
-                                       f" VALUES ({marks})", *values.values())
+                                       f" VALUES ({marks})"
+                                       f" RETURNING pg_notify('{CHANNEL}', ${len(values) + 1})",
+                                       *values.values(), notice)
             except asyncpg.UniqueViolationError as error:  # another process, just now
                 if error.constraint_name == "live_tables_pkey":
                     raise TableExists(f"A table with id {row.table_id!r} already exists."
@@ -201,10 +216,12 @@ class PostgresStorage(ScoreReads):
         check_status(status, STATUSES)
         text = to_json(data)  # refuse unserialisable data before touching the database
         now = as_utc(self._clock())
+        notice = self._payload(TableChange(table_id, expected_version + 1, kind="saved",
+                                           status=status))
         async with self._db.turn(("table", table_id)), self._db.connection() as conn:
             try:
                 result = await conn.fetchrow(_SAVE_TABLE, table_id, status, text, now,
-                                             expected_version)
+                                             expected_version, notice)
             except asyncpg.UniqueViolationError:  # another table became active just now
                 channel = await conn.fetchval(
                     "SELECT channel_id FROM live_tables WHERE table_id = $1", table_id)
@@ -231,11 +248,18 @@ class PostgresStorage(ScoreReads):
     async def close_table(self, table_id: str, status: str) -> int | None:
         check_status(status, CLOSED_STATUSES)
         now = as_utc(self._clock())
-        async with self._db.turn(("table", table_id)), self._db.connection() as conn:
+        async with (self._db.turn(("table", table_id)), self._db.connection() as conn,
+                    conn.transaction()):
             version = await conn.fetchval(
                 "UPDATE live_tables SET status = $1, version = version + 1, updated_at = $2"
                 " WHERE table_id = $3 RETURNING version", status, now, table_id)
-        return None if version is None else int(version)
+            if version is None:
+                return None
+            # Its version is known only now: the notice in a second statement, the same
+            # transaction (a close is once per table; a save keeps its one round trip).
+            await conn.execute("SELECT pg_notify($1, $2)", CHANNEL, self._payload(
+                TableChange(table_id, int(version), kind="closed", status=status)))
+        return int(version)
 
     async def load_active_tables(self) -> list[TableRow | CorruptTable]:
         rows = await self._db.fetch(

@@ -4,9 +4,24 @@
   advisory lock on the table's key, on one connection kept for that alone. A process
   that dies loses its connection, and PostgreSQL frees its locks at once, so another
   can take its tables over; a process that loses the connection forgets what it owned.
-* **Notices** (``Notices``): ``NOTIFY cardtable_tables`` with a ``TableChange`` as JSON,
-  received on a connection kept for ``LISTEN``; a process ignores its own (by origin,
-  a random token per store), and listens again if that connection is lost.
+* **Notices** (``Notices``): ``NOTIFY cardtable_tables`` with a ``TableChange`` as JSON
+  (``change_payload``), received on a connection kept for ``LISTEN``, and listens again
+  if that connection is lost. What is announced when:
+
+  - every write of a table's version: ``create_table`` (``"opened"``), ``save_table``
+    (``"saved"``) and ``close_table`` (``"closed"``) call ``pg_notify`` in the same
+    transaction as the write (``postgres.py``). PostgreSQL delivers a notice when its
+    transaction commits and drops it on a rollback, so a listener hears each version
+    exactly once, after it is stored, and nothing of a write refused (``VersionConflict``,
+    ``ChannelBusy``, ``TableExists``) or rolled back. The versions of one table are
+    written one after the other (each write waits for the row's lock, and checks the
+    version the last one committed), and notices arrive in commit order: a listener
+    hears a table's versions in order. ``save_posts`` changes no version: no notice.
+  - ``Store.announce`` (``"answered"``): a process that answered a DM click on another
+    process's table tells its owner, after the fact, in a notice of its own.
+
+  Each callback chooses its kinds, and whether it hears its own store's notices (by
+  ``origin``, a random token per store): by default only others' ``"answered"``.
 """
 
 from __future__ import annotations
@@ -16,13 +31,13 @@ import contextlib
 import hashlib
 import json
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable
-from dataclasses import asdict
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
+from dataclasses import asdict, dataclass
 from typing import Final
 
 import asyncpg  # type: ignore[import-untyped]  # asyncpg ships no type information
 
-from bot.storage.rows import StorageBusy, TableChange
+from bot.storage.rows import CHANGE_KINDS, STATUSES, StorageBusy, TableChange, check_kinds
 
 log = logging.getLogger(__name__)
 
@@ -40,24 +55,40 @@ def table_key(table_id: str) -> int:
     return int.from_bytes(digest, "big", signed=True)
 
 
+NOTICE_LIMIT: Final = 8000
+"""PostgreSQL's bound on a NOTIFY payload, in bytes (a longer one is an error)."""
+
+
 def change_payload(change: TableChange) -> str:
-    """A ``TableChange`` as the JSON text of a notice."""
-    return json.dumps(asdict(change), separators=(",", ":"))
+    """A ``TableChange`` as the JSON text of a notice: only the fields that are set
+    (a ``"saved"`` change is about 100 bytes). ValueError if it would not fit a notice
+    (a table id thousands of characters long)."""
+    fields = {name: value for name, value in asdict(change).items() if value is not None}
+    payload = json.dumps(fields, separators=(",", ":"))  # ASCII: characters are bytes
+    if len(payload) >= NOTICE_LIMIT:
+        raise ValueError(f"A table change of {len(payload)} bytes does not fit a notice.")
+    return payload
 
 
 def change_of(payload: str) -> TableChange:
-    """The ``TableChange`` of a notice; ValueError for anything else."""
+    """The ``TableChange`` of a notice; ValueError for anything else.
+
+    A notice without ``kind`` (sent by an older bot) is ``"answered"``; fields it does
+    not know are left out (a newer bot's)."""
     data = json.loads(payload)
     if not isinstance(data, dict):
         raise ValueError("a notice is a JSON object")
     table_id, version = data.get("table_id"), data.get("version")
     origin = data.get("origin", "")
     seat, collapsed = data.get("seat"), data.get("collapsed")
+    kind, status = data.get("kind", "answered"), data.get("status")
     if not (isinstance(table_id, str) and isinstance(origin, str) and _integer(version)
-            and (seat is None or _integer(seat)) and (collapsed is None or _integer(collapsed))):
+            and (seat is None or _integer(seat)) and (collapsed is None or _integer(collapsed))
+            and isinstance(kind, str) and kind in CHANGE_KINDS
+            and (status is None or (isinstance(status, str) and status in STATUSES))):
         raise ValueError("not a table change")
     assert isinstance(version, int)
-    return TableChange(table_id, version, origin, seat, collapsed)
+    return TableChange(table_id, version, origin, seat, collapsed, kind, status)
 
 
 def _integer(value: object) -> bool:
@@ -137,8 +168,20 @@ class Owner:
             self._owned.clear()
 
 
+@dataclass(frozen=True)
+class _Listener:
+    """One callback of ``Notices`` and what it hears."""
+
+    on_change: Callable[[TableChange], None]
+    own: bool  # this store's own notices too
+    kinds: frozenset[str]
+
+    def hears(self, change: TableChange, origin: str) -> bool:
+        return change.kind in self.kinds and (self.own or change.origin != origin)
+
+
 class Notices:
-    """``LISTEN`` on a dedicated connection; other processes' changes to callbacks."""
+    """``LISTEN`` on a dedicated connection; the notices to the callbacks that hear them."""
 
     def __init__(self, connect: Connect, origin: str, wait_s: float,
                  retry_s: float = 1.0) -> None:
@@ -146,14 +189,17 @@ class Notices:
         self._origin = origin
         self._wait_s = wait_s
         self._retry_s = retry_s
-        self._callbacks: list[Callable[[TableChange], None]] = []
+        self._listeners: list[_Listener] = []
         self._conn: asyncpg.Connection | None = None
         self._opening = asyncio.Lock()
         self._reconnecting: asyncio.Task[None] | None = None
         self._closed = False
 
-    async def listen(self, on_change: Callable[[TableChange], None]) -> None:
-        self._callbacks.append(on_change)
+    async def listen(self, on_change: Callable[[TableChange], None], *, own: bool = False,
+                     kinds: Iterable[str] = ("answered",)) -> None:
+        """``Store.listen``: ``on_change`` for the notices of ``kinds``, this store's own
+        too if ``own``."""
+        self._listeners.append(_Listener(on_change, own, check_kinds(kinds)))
         await self._open()
 
     async def _open(self) -> None:
@@ -177,11 +223,11 @@ class Notices:
             log.warning("storage: ignoring a malformed table notice %r: %s", payload[:200],
                         error)
             return
-        if change.origin == self._origin:
-            return  # our own
-        for callback in list(self._callbacks):
+        for listener in list(self._listeners):
+            if not listener.hears(change, self._origin):
+                continue
             try:
-                callback(change)
+                listener.on_change(change)
             except Exception:
                 log.exception("storage: a table notice's callback failed")
 

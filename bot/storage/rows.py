@@ -6,6 +6,7 @@ The rest of the bot sees storage only through these dataclasses and ``Store``
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Final
@@ -103,21 +104,55 @@ class TableRow:
     posts: dict[str, Any] | None = None
 
 
+CHANGE_KINDS: Final = ("opened", "saved", "closed", "answered")
+"""The kinds of ``TableChange``, in the order a table meets them."""
+
+
+def check_kinds(kinds: Iterable[str]) -> frozenset[str]:
+    """``kinds`` of ``TableChange`` as a set; ValueError for one that is not a kind."""
+    if isinstance(kinds, str):  # "saved" would be its letters
+        raise ValueError(f"Kinds are a collection of kinds, not the text {kinds!r}.")
+    chosen = frozenset(kinds)
+    if unknown := chosen - frozenset(CHANGE_KINDS):
+        raise ValueError(f"Unknown table change kinds {sorted(unknown)}: "
+                         f"they are {CHANGE_KINDS}.")
+    return chosen
+
+
 @dataclass(frozen=True)
 class TableChange:
-    """A step another process saved on a table (``Store.announce``/``listen``).
+    """A change to a live table, as the processes sharing a store tell each other
+    (``Store.announce``/``listen``; PostgreSQL only: one process has nobody to tell).
 
-    Discord sends every click on a DM hand to the process of shard 0, which applies
-    the move itself (and posts the result of a deal it ended); the table's owner learns
-    of it from this and shows the rest (the table message, the next hand), then drives
-    timers and AI seats from the new version. ``origin`` names the process that saved it.
+    ``kind`` says which:
+
+    * ``"opened"``, ``"saved"``, ``"closed"``: sent by the store itself for every
+      ``create_table``, ``save_table`` and ``close_table``, in the transaction of the
+      write: delivered once it commits, never for a write refused or rolled back, so
+      every version of a table is announced exactly once, in version order.
+      ``status`` is the table's status after the write; ``seat`` and ``collapsed`` are None.
+    * ``"answered"``: sent by ``Store.announce`` after the fact. Discord sends every
+      click on a DM hand to the process of shard 0, which applies the move itself (and
+      posts the result of a deal it ended); it then tells the table's owner that it
+      answered the click, with ``seat`` and ``collapsed``, and the owner shows the rest
+      (the table message, the next hand), then drives timers and AI seats from the new
+      version. It follows the ``"saved"`` notice of the same version.
+
+    ``version`` is the table's version after the change; ``origin`` names the store
+    (the process) that made it.
     """
 
     table_id: str
-    version: int  # the version the step saved
+    version: int  # the table's version after the change
     origin: str = ""
-    seat: int | None = None  # the seat that moved (its answer was given already)
-    collapsed: int | None = None  # the DM message the answer collapsed to one line
+    seat: int | None = None  # answered: the seat that moved (its answer was given already)
+    collapsed: int | None = None  # answered: the DM message the answer collapsed to one line
+    kind: str = "answered"  # one of CHANGE_KINDS
+    status: str | None = None  # the table's status after the change (None: not said)
+
+    def __post_init__(self) -> None:
+        if self.kind not in CHANGE_KINDS:
+            raise ValueError(f"A table change is one of {CHANGE_KINDS}, not {self.kind!r}.")
 
 
 @dataclass(frozen=True)
