@@ -16,8 +16,8 @@ from typing import Any
 
 from testkit.fakediscord import FakeDiscord, FakeMessage, FakeUser
 from testkit.harness import GameDriver, idle, is_move, make_bot
+from testkit.tables import JAZZ_ONLY
 
-JAZZ_ONLY = {"cogs.help": None, "cogs.jazz": "jazz"}
 NAMES = ("alice", "bob", "cy", "dee")
 
 

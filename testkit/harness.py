@@ -10,7 +10,7 @@ import random
 import re
 import sqlite3
 import threading
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -28,6 +28,10 @@ from testkit.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
 MAIN_THREAD = threading.main_thread()
 FAST = Timing(pause=0, edit_interval=0, turn_timer=300, lobby_idle=900, retire_after=3000,
               lock_patience=2.0, request_rate=1e9)  # the fake Discord has no limit
+
+
+# ``make_bot`` with its path bound (the end-to-end tests' ``new_bot`` and ``run_bot``).
+MakeBot = Callable[..., Awaitable[CardTableBot]]
 
 
 def cheap_ai() -> AIRunner:

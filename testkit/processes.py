@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import re
 import signal
 import sqlite3
 from dataclasses import dataclass, field
@@ -18,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import asyncpg  # type: ignore[import-untyped]  # asyncpg ships no type information
+import discord
 
 from testkit.fakediscord import (
     FakeChannel,
@@ -258,6 +260,8 @@ def seat_users(data: dict[str, Any]) -> list[int]:
 
 async def open_jazz(fake: FakeDiscord, channel: FakeChannel, users: list[FakeUser],
                     start: bool = True, **options: Any) -> FakeMessage:
+    """/jazz start by the first user, the others join, the host starts (unless not
+    ``start``); the lobby message."""
     await (await fake.slash(users[0], channel, "jazz start", **options)).wait_answered()
     lobby = fake.find_message(channel, label="Join")
     assert lobby is not None
@@ -266,3 +270,42 @@ async def open_jazz(fake: FakeDiscord, channel: FakeChannel, users: list[FakeUse
     if start:
         await (await fake.click(users[0], lobby, label="Start")).wait_answered()
     return lobby
+
+
+# ------------------------------------------------------------------ a whole run
+
+READY = re.compile(r"(\S+) is ready in (\d+) servers?; invite link: (\S+)")
+
+
+# What the invite link must ask for (the permissions of the bot's role on the fake).
+NEEDED = discord.Permissions(
+    view_channel=True, send_messages=True, send_messages_in_threads=True, embed_links=True,
+    attach_files=True, read_message_history=True, use_external_emojis=True,
+    add_reactions=True)
+
+
+def isolated_env(fake: FakeDiscord, database: Path, **changes: str) -> dict[str, str]:
+    """The fake's subprocess environment, without a DEV_GUILD_ID of the caller's."""
+    return fake.subprocess_env() | {"DATABASE_PATH": str(database), "DEV_GUILD_ID": "",
+                                    "LOG_LEVEL": "INFO"} | changes
+
+
+@dataclass
+class Exited:
+    status: int
+    stderr: str
+
+
+async def run_to_exit(fake: FakeDiscord, cwd: Path, **env: str) -> Exited:
+    """``python -m bot`` on the fake with ``env`` changes, until it exits by itself."""
+    proc = await asyncio.create_subprocess_exec(
+        *fake.subprocess_command("bot"), env=isolated_env(fake, cwd / "bot.db", **env),
+        cwd=cwd, stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE)
+    try:
+        _, err = await asyncio.wait_for(proc.communicate(), START_TIMEOUT)
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()
+    assert proc.returncode is not None
+    return Exited(proc.returncode, err.decode(errors="replace"))

@@ -11,18 +11,15 @@ from typing import Any
 from bot.table.ai_runner import AIRunner
 from engine.california_jack import CaliforniaJack
 from engine.jazz import Jazz
-from testkit.clock import ManualClock
+from testkit.bots import EXTENSIONS, bots_on
 from testkit.harness import (
     GameDriver,
     HiddenLog,
     idle,
-    make_bot,
     table_message,
     watch_engine,
 )
-from tests.e2e.test_clicks import actions_played, player_to_act
-from tests.e2e.test_jazz_e2e import JAZZ_ONLY
-from tests.e2e.test_leaderboard import EXTENSIONS, bots_on
+from testkit.tables import JAZZ_ONLY, actions_played, player_to_act
 
 CJ_ONLY = {"cogs.help": None, "cogs.california_jack": "california_jack"}
 
@@ -45,97 +42,84 @@ async def history_seats(bot, fake):
     return summary
 
 
-async def test_the_host_seats_and_removes_ai_players(fake_discord, tmp_path):
-    fake = fake_discord
-    alice, bob = fake.add_user("alice"), fake.add_user("bob")
-    general = fake.channel("general")
-    bot = await make_bot(tmp_path / "db.sqlite", extensions=JAZZ_ONLY)
-    async with fake.running(bot):
-        lobby = await open_lobby(fake, alice, general)
-        assert button(lobby, "Remove AI").get("disabled")  # no AI seat yet
-        await click(fake, alice, lobby, "Add AI: Normal")
-        # Jazz needs three: the host and one AI are not enough, and AI seats count.
-        assert button(lobby, "Start").get("disabled")
-        await click(fake, alice, lobby, "Add AI: Normal")
-        assert not button(lobby, "Start").get("disabled")
-        text = lobby.text()
-        assert "🤖 Normal AI" in text and "🤖 Normal AI 2" in text
-        refused = await click(fake, bob, lobby, "Add AI: Hard")  # only the host may
-        assert "Only the host" in refused.text()
-        await click(fake, alice, lobby, "Remove AI")
-        assert "🤖 Normal AI 2" not in lobby.text() and "🤖 Normal AI" in lobby.text()
-        table = bot.croupier.manager.in_channel(general.id)
-        assert [s.ai for s in table.seats] == [None, "normal"]
+async def test_the_host_seats_and_removes_ai_players(fake, alice, bob, general, run_bot):
+    bot = await run_bot(extensions=JAZZ_ONLY)
+    lobby = await open_lobby(fake, alice, general)
+    assert button(lobby, "Remove AI").get("disabled")  # no AI seat yet
+    await click(fake, alice, lobby, "Add AI: Normal")
+    # Jazz needs three: the host and one AI are not enough, and AI seats count.
+    assert button(lobby, "Start").get("disabled")
+    await click(fake, alice, lobby, "Add AI: Normal")
+    assert not button(lobby, "Start").get("disabled")
+    text = lobby.text()
+    assert "🤖 Normal AI" in text and "🤖 Normal AI 2" in text
+    refused = await click(fake, bob, lobby, "Add AI: Hard")  # only the host may
+    assert "Only the host" in refused.text()
+    await click(fake, alice, lobby, "Remove AI")
+    assert "🤖 Normal AI 2" not in lobby.text() and "🤖 Normal AI" in lobby.text()
+    table = bot.croupier.manager.in_channel(general.id)
+    assert [s.ai for s in table.seats] == [None, "normal"]
 
 
-async def test_the_lobby_closes_when_only_ai_seats_would_be_left(fake_discord, tmp_path):
+async def test_the_lobby_closes_when_only_ai_seats_would_be_left(run_bot, fake_discord):
     # Decision: no table of AI seats only; the host is always a seated person, and when
     # the last person leaves, the lobby closes even if AI seats remain.
     fake = fake_discord
     alice = fake.add_user("alice")
     general = fake.channel("general")
-    bot = await make_bot(tmp_path / "db.sqlite", extensions=JAZZ_ONLY)
-    async with fake.running(bot):
-        lobby = await open_lobby(fake, alice, general)
-        for level in ("Easy", "Hard"):
-            await click(fake, alice, lobby, f"Add AI: {level}")
-        await click(fake, alice, lobby, "Leave")
-        assert "Everybody left" in lobby.text()
-        assert bot.croupier.manager.in_channel(general.id) is None
+    bot = await run_bot(extensions=JAZZ_ONLY)
+    lobby = await open_lobby(fake, alice, general)
+    for level in ("Easy", "Hard"):
+        await click(fake, alice, lobby, f"Add AI: {level}")
+    await click(fake, alice, lobby, "Leave")
+    assert "Everybody left" in lobby.text()
+    assert bot.croupier.manager.in_channel(general.id) is None
 
 
-async def test_one_person_and_three_ai_seats_finish_a_jazz_game(fake_discord, tmp_path,
-                                                              monkeypatch):
-    fake = fake_discord
-    alice = fake.add_user("alice")
-    general = fake.channel("general")
+async def test_one_person_and_three_ai_seats_finish_a_jazz_game(
+        fake, alice, general, run_bot, monkeypatch):
     log = HiddenLog(fake, [general])
     watch_engine(monkeypatch, Jazz, log)
-    bot = await make_bot(tmp_path / "db.sqlite", extensions=JAZZ_ONLY)
-    async with fake.running(bot):
-        lobby = await open_lobby(fake, alice, general)
-        for level in ("Easy", "Normal", "Hard"):
-            await click(fake, alice, lobby, f"Add AI: {level}")
-        await click(fake, alice, lobby, "Start")
-        driver = GameDriver(fake, bot, general, [alice], random.Random(5))
-        await driver.play_to_end()
-        await fake.settle()
-        final = fake.find_message(general, text="final result")
-        assert final is not None and "🤖 Hard AI" in final.text()
-        assert driver.moves > 0 and all(ix.answered for ix in driver.answered)
-        assert fake.check_unanswered() == []
-        assert log.leaks() == []
-        summary = await history_seats(bot, fake)
-        assert [(p.user_id, p.name) for p in summary.players][1:] == [
-            (None, "🤖 Easy AI"), (None, "🤖 Normal AI"), (None, "🤖 Hard AI")]
-        assert summary.players[0].user_id == alice.id
-        assert summary.completed and not summary.rated
-        [row] = await bot.store.leaderboard("jazz", fake.world.guild.id)
-        assert (row.user_id, row.games) == (alice.id, 1)
-        # The AI seats got no DM and were never pinged.
-        assert all("<@-" not in m.text() for m in general.messages)
+    bot = await run_bot(extensions=JAZZ_ONLY)
+    lobby = await open_lobby(fake, alice, general)
+    for level in ("Easy", "Normal", "Hard"):
+        await click(fake, alice, lobby, f"Add AI: {level}")
+    await click(fake, alice, lobby, "Start")
+    driver = GameDriver(fake, bot, general, [alice], random.Random(5))
+    await driver.play_to_end()
+    await fake.settle()
+    final = fake.find_message(general, text="final result")
+    assert final is not None and "🤖 Hard AI" in final.text()
+    assert driver.moves > 0 and all(ix.answered for ix in driver.answered)
+    assert fake.check_unanswered() == []
+    assert log.leaks() == []
+    summary = await history_seats(bot, fake)
+    assert [(p.user_id, p.name) for p in summary.players][1:] == [
+        (None, "🤖 Easy AI"), (None, "🤖 Normal AI"), (None, "🤖 Hard AI")]
+    assert summary.players[0].user_id == alice.id
+    assert summary.completed and not summary.rated
+    [row] = await bot.store.leaderboard("jazz", fake.world.guild.id)
+    assert (row.user_id, row.games) == (alice.id, 1)
+    # The AI seats got no DM and were never pinged.
+    assert all("<@-" not in m.text() for m in general.messages)
 
 
-async def test_a_person_against_an_ai_in_california_jack(fake_discord, tmp_path, monkeypatch):
-    fake = fake_discord
-    bob = fake.add_user("bob")
-    general = fake.channel("general")
+async def test_a_person_against_an_ai_in_california_jack(fake, bob, general, run_bot, monkeypatch):
     log = HiddenLog(fake, [general])
     watch_engine(monkeypatch, CaliforniaJack, log)
-    bot = await make_bot(tmp_path / "db.sqlite", extensions=CJ_ONLY)
-    async with fake.running(bot):
-        lobby = await open_lobby(fake, bob, general, "californiajack start")
-        await click(fake, bob, lobby, "Add AI: Normal")
-        assert button(lobby, "Add AI: Normal").get("disabled")  # two seats: full
-        await click(fake, bob, lobby, "Start")
-        driver = GameDriver(fake, bot, general, [bob], random.Random(2))
-        await driver.play_to_end()
-        await fake.settle()
-        assert fake.find_message(general, text="final result") is not None
-        assert fake.check_unanswered() == []
-        assert log.leaks() == []
-        summary = await history_seats(bot, fake)
-        assert [p.user_id for p in summary.players] == [bob.id, None]
+    bot = await run_bot(extensions=CJ_ONLY)
+    lobby = await open_lobby(fake, bob, general, "californiajack start")
+    await click(fake, bob, lobby, "Add AI: Normal")
+    assert button(lobby, "Add AI: Normal").get("disabled")  # two seats: full
+    await click(fake, bob, lobby, "Start")
+    driver = GameDriver(fake, bot, general, [bob], random.Random(2))
+    await driver.play_to_end()
+    await fake.settle()
+    assert fake.find_message(general, text="final result") is not None
+    assert fake.check_unanswered() == []
+    assert log.leaks() == []
+    summary = await history_seats(bot, fake)
+    assert [p.user_id for p in summary.players] == [bob.id, None]
 
 
 class RecordingExecutor(concurrent.futures.ThreadPoolExecutor):
@@ -153,30 +137,25 @@ class RecordingExecutor(concurrent.futures.ThreadPoolExecutor):
         return super().submit(run)
 
 
-async def test_a_timed_out_turn_is_played_by_the_normal_ai(fake_discord, tmp_path):
-    fake = fake_discord
-    users = [fake.add_user(n) for n in ("alice", "bob", "cy")]
-    general = fake.channel("general")
-    clock = ManualClock()
+async def test_a_timed_out_turn_is_played_by_the_normal_ai(fake, users, general, clock, run_bot):
     executor = RecordingExecutor()
     runner = AIRunner(executor, iterations=20, time_limit=None, owns_executor=True)
-    bot = await make_bot(tmp_path / "db.sqlite", extensions=JAZZ_ONLY, clock=clock, ai=runner)
-    async with fake.running(bot):
-        lobby = await open_lobby(fake, users[0], general)
-        for user in users[1:]:
-            await click(fake, user, lobby, "Join")
-        await click(fake, users[0], lobby, "Start")
-        await idle(bot)
-        slow = player_to_act(fake, bot, general, users)
-        before = actions_played(bot, general)
-        clock.advance(300)
-        await idle(bot)
-        assert actions_played(bot, general) == before + 1
-        assert "ran out of time" in table_message(fake, general).text()
-        table = bot.croupier.manager.in_channel(general.id)
-        seat = [u.id for u in users].index(slow.id)
-        played = next(a for s, a in reversed(table.game.history[-1].actions) if s == seat)
-        assert executor.jobs == [("normal", played)]
+    bot = await run_bot(extensions=JAZZ_ONLY, clock=clock, ai=runner)
+    lobby = await open_lobby(fake, users[0], general)
+    for user in users[1:]:
+        await click(fake, user, lobby, "Join")
+    await click(fake, users[0], lobby, "Start")
+    await idle(bot)
+    slow = player_to_act(fake, bot, general, users)
+    before = actions_played(bot, general)
+    clock.advance(300)
+    await idle(bot)
+    assert actions_played(bot, general) == before + 1
+    assert "ran out of time" in table_message(fake, general).text()
+    table = bot.croupier.manager.in_channel(general.id)
+    seat = [u.id for u in users].index(slow.id)
+    played = next(a for s, a in reversed(table.game.history[-1].actions) if s == seat)
+    assert executor.jobs == [("normal", played)]
 
 
 class FailingExecutor(concurrent.futures.Executor):
@@ -192,28 +171,21 @@ class FailingExecutor(concurrent.futures.Executor):
         return future
 
 
-async def test_a_failing_ai_falls_back_to_the_simple_move_and_the_game_ends(fake_discord,
-                                                                           tmp_path):
-    fake = fake_discord
-    alice = fake.add_user("alice")
-    general = fake.channel("general")
+async def test_a_failing_ai_falls_back_to_the_simple_move_and_the_game_ends(
+        fake, alice, general, run_bot):
     executor = FailingExecutor()
-    bot = await make_bot(tmp_path / "db.sqlite", extensions=JAZZ_ONLY, ai=AIRunner(executor))
-    async with fake.running(bot):
-        lobby = await open_lobby(fake, alice, general)
-        for level in ("Normal", "Normal"):
-            await click(fake, alice, lobby, f"Add AI: {level}")
-        await click(fake, alice, lobby, "Start")
-        await GameDriver(fake, bot, general, [alice], random.Random(8)).play_to_end()
-        await fake.settle()
-        assert fake.find_message(general, text="final result") is not None
-        assert executor.jobs > 10  # every AI turn asked, and was played anyway
+    bot = await run_bot(extensions=JAZZ_ONLY, ai=AIRunner(executor))
+    lobby = await open_lobby(fake, alice, general)
+    for level in ("Normal", "Normal"):
+        await click(fake, alice, lobby, f"Add AI: {level}")
+    await click(fake, alice, lobby, "Start")
+    await GameDriver(fake, bot, general, [alice], random.Random(8)).play_to_end()
+    await fake.settle()
+    assert fake.find_message(general, text="final result") is not None
+    assert executor.jobs > 10  # every AI turn asked, and was played anyway
 
 
-async def test_ai_seats_keep_playing_after_a_restart(fake_discord, tmp_path):
-    fake = fake_discord
-    alice = fake.add_user("alice")
-    general = fake.channel("general")
+async def test_ai_seats_keep_playing_after_a_restart(fake, alice, general, tmp_path):
     async with bots_on(fake, tmp_path / "db.sqlite", {**EXTENSIONS, **JAZZ_ONLY}) as bots:
         bot = await bots.new()
         await fake.start_bot(bot)

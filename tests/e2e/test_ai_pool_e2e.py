@@ -9,13 +9,10 @@ import random
 from collections.abc import Callable
 
 from bot.table.ai_runner import AIRunner, table_seed
-from testkit.clock import ManualClock
 from testkit.fakediscord import FakeChannel, FakeDiscord, FakeUser
-from testkit.harness import choose, idle, live_menu, make_bot, table_message
-from tests.bot.test_ai_pool import Gate, until
-from tests.e2e.test_clicks import actions_played
-from tests.e2e.test_hints import hint_button
-from tests.e2e.test_jazz_e2e import JAZZ_ONLY, start_jazz
+from testkit.gates import Gate, until
+from testkit.harness import choose, idle, live_menu, table_message
+from testkit.tables import JAZZ_ONLY, actions_played, hint_button, start_jazz
 
 RNG = random.Random(3)
 
@@ -68,15 +65,12 @@ async def my_hand(fake: FakeDiscord, user: FakeUser, channel: FakeChannel):
 
 
 async def test_clicks_are_answered_while_slow_ai_seats_of_several_tables_think(
-        fake_discord, tmp_path):
-    fake = fake_discord
-    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+        fake, alice, bob, clock, new_bot):
     people = [fake.add_user(n) for n in ("carol", "dave", "erin")]
     first, second = fake.channel("general"), fake.channel("games")
     third = fake.world.add_channel("cards")
-    clock = ManualClock()
     ai, gate = gated_ai(workers=2)
-    bot = await make_bot(tmp_path / "db.sqlite", extensions=JAZZ_ONLY, clock=clock, ai=ai)
+    bot = await new_bot(extensions=JAZZ_ONLY, clock=clock, ai=ai)
     try:
         async with fake.running(bot):
             # Two tables whose AI seats think (both workers taken), and a table of people.
@@ -119,14 +113,12 @@ async def test_clicks_are_answered_while_slow_ai_seats_of_several_tables_think(
         gate.open()
 
 
-async def test_a_hint_goes_before_other_tables_bot_moves(fake_discord, tmp_path):
-    fake = fake_discord
-    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+async def test_a_hint_goes_before_other_tables_bot_moves(fake, alice, bob, new_bot):
     people = [fake.add_user(n) for n in ("carol", "dave", "erin")]
     first, second = fake.channel("general"), fake.channel("games")
     third = fake.world.add_channel("cards")
     ai, gate = gated_ai(workers=1)
-    bot = await make_bot(tmp_path / "db.sqlite", extensions=JAZZ_ONLY, ai=ai)
+    bot = await new_bot(extensions=JAZZ_ONLY, ai=ai)
     try:
         async with fake.running(bot):
             # One worker: the first table's AI search runs, the second table's waits.
@@ -151,13 +143,11 @@ async def test_a_hint_goes_before_other_tables_bot_moves(fake_discord, tmp_path)
         gate.open()
 
 
-async def test_a_hint_the_table_moved_on_from_is_dropped_unsearched(fake_discord, tmp_path):
-    fake = fake_discord
-    alice = fake.add_user("alice")
+async def test_a_hint_the_table_moved_on_from_is_dropped_unsearched(fake, alice, new_bot):
     people = [fake.add_user(n) for n in ("carol", "dave", "erin")]
     first, third = fake.channel("general"), fake.world.add_channel("cards")
     ai, gate = gated_ai(workers=1)
-    bot = await make_bot(tmp_path / "db.sqlite", extensions=JAZZ_ONLY, ai=ai)
+    bot = await new_bot(extensions=JAZZ_ONLY, ai=ai)
     try:
         async with fake.running(bot):
             await with_ai_seats(fake, bot, first, alice, lambda: len(gate.started) == 1)

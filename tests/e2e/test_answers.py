@@ -22,10 +22,10 @@ import pytest
 from bot.table.ai_runner import AIRunner
 from bot.ui import answers
 from bot.ui.presenter import SAVE_FAILED
-from testkit.clock import ManualClock
-from testkit.fakediscord import FakeDiscord
+from testkit.fakediscord import FakeChannel, FakeDiscord, FakeUser
 from testkit.harness import (
     GameDriver,
+    MakeBot,
     choose,
     hold_for,
     idle,
@@ -33,8 +33,7 @@ from testkit.harness import (
     make_bot,
     table_message,
 )
-from tests.e2e.test_clicks import actions_played, player_to_act
-from tests.e2e.test_jazz_e2e import JAZZ_ONLY, start_jazz
+from testkit.tables import JAZZ_ONLY, actions_played, player_to_act, start_jazz
 
 DEFERRED_UPDATE = 6  # Discord's "deferred update message": nothing shown, message editable
 
@@ -56,13 +55,11 @@ async def jazz_in_play(fake: FakeDiscord, tmp_path: Path, **bot_options):
         yield bot, general, users
 
 
-async def test_a_move_waiting_on_a_slow_database_is_deferred_then_shown(fake_discord, tmp_path):
-    fake = fake_discord
-    path = tmp_path / "db.sqlite"
+async def test_a_move_waiting_on_a_slow_database_is_deferred_then_shown(fake, db_path, tmp_path):
     async with jazz_in_play(fake, tmp_path) as (bot, general, users):
         user = player_to_act(fake, bot, general, users)
         before = actions_played(bot, general)
-        holder = asyncio.create_task(hold_for(path, 3.2))  # beyond Discord's 3 s
+        holder = asyncio.create_task(hold_for(db_path, 3.2))  # beyond Discord's 3 s
         await asyncio.sleep(0.05)
         ix = await choose(fake, user, live_menu(fake, user)[0], random.Random(1))
         await ix.wait_answered(timeout=3)
@@ -75,16 +72,14 @@ async def test_a_move_waiting_on_a_slow_database_is_deferred_then_shown(fake_dis
 
 
 async def test_a_save_failing_after_the_deferral_says_so_and_changes_nothing(
-        fake_discord, tmp_path):
-    fake = fake_discord
-    path = tmp_path / "db.sqlite"
+        fake, db_path, tmp_path):
     async with jazz_in_play(fake, tmp_path, store_wait_ms=2600) as (bot, general, users):
         table = bot.croupier.manager.in_channel(general.id)
         user = player_to_act(fake, bot, general, users)
         before, step = actions_played(bot, general), table.step
         message, _ = live_menu(fake, user)
         menu_versions = len(message.versions)
-        holder = asyncio.create_task(hold_for(path, 4.0))
+        holder = asyncio.create_task(hold_for(db_path, 4.0))
         await asyncio.sleep(0.05)
         ix = await choose(fake, user, message, random.Random(1))
         await ix.wait_answered(timeout=3)
@@ -101,34 +96,31 @@ async def test_a_save_failing_after_the_deferral_says_so_and_changes_nothing(
         assert again.response.type == 7 and actions_played(bot, general) == before + 1
 
 
-async def test_join_and_start_on_a_slow_database_leave_the_lobby_true(fake_discord, tmp_path):
-    fake = fake_discord
+async def test_join_and_start_on_a_slow_database_leave_the_lobby_true(
+        fake, general, db_path, run_bot):
     alice, bob, cy = users_of(fake, "alice", "bob", "cy")
-    general = fake.channel("general")
-    path = tmp_path / "db.sqlite"
-    bot = await make_bot(path, extensions=JAZZ_ONLY)
-    async with fake.running(bot):
-        await (await fake.slash(alice, general, "jazz start")).wait_answered()
-        lobby = fake.find_message(general, label="Join")
-        await (await fake.click(bob, lobby, label="Join")).wait_answered()
-        holder = asyncio.create_task(hold_for(path, 3.0))
-        await asyncio.sleep(0.05)
-        join = await fake.click(cy, lobby, label="Join")
-        await join.wait_answered(timeout=3)
-        assert join.response.type == DEFERRED_UPDATE
-        await holder
-        await join.wait_until(lambda ix: ix.edits, timeout=4)
-        assert "Cy" in lobby.text()  # the public lobby shows the seat taken late
-        holder = asyncio.create_task(hold_for(path, 3.0))
-        await asyncio.sleep(0.05)
-        start = await fake.click(alice, lobby, label="Start")
-        await start.wait_answered(timeout=3)
-        assert start.response.type == DEFERRED_UPDATE
-        await holder
-        await fake.wait_for(lambda: table_message(fake, general) is not None, timeout=4)
-        await idle(bot)
-        assert lobby.latest["components"] == []  # no Join/Leave/Start left in the channel
-        assert "has started" in lobby.text()
+    bot = await run_bot(extensions=JAZZ_ONLY)
+    await (await fake.slash(alice, general, "jazz start")).wait_answered()
+    lobby = fake.find_message(general, label="Join")
+    await (await fake.click(bob, lobby, label="Join")).wait_answered()
+    holder = asyncio.create_task(hold_for(db_path, 3.0))
+    await asyncio.sleep(0.05)
+    join = await fake.click(cy, lobby, label="Join")
+    await join.wait_answered(timeout=3)
+    assert join.response.type == DEFERRED_UPDATE
+    await holder
+    await join.wait_until(lambda ix: ix.edits, timeout=4)
+    assert "Cy" in lobby.text()  # the public lobby shows the seat taken late
+    holder = asyncio.create_task(hold_for(db_path, 3.0))
+    await asyncio.sleep(0.05)
+    start = await fake.click(alice, lobby, label="Start")
+    await start.wait_answered(timeout=3)
+    assert start.response.type == DEFERRED_UPDATE
+    await holder
+    await fake.wait_for(lambda: table_message(fake, general) is not None, timeout=4)
+    await idle(bot)
+    assert lobby.latest["components"] == []  # no Join/Leave/Start left in the channel
+    assert "has started" in lobby.text()
 
 
 def forgeries(fake, bot, general, games, users):
@@ -164,43 +156,39 @@ def forgeries(fake, bot, general, games, users):
 
 
 async def test_forged_foreign_replayed_and_malformed_ids_are_answered_and_change_nothing(
-        fake_discord, tmp_path):
-    fake = fake_discord
+        fake, run_bot):
     users = users_of(fake, "alice", "bob", "cy")
     fake.add_user("zed")
     general, games = fake.channel("general"), fake.channel("games")
-    bot = await make_bot(tmp_path / "db.sqlite", extensions=JAZZ_ONLY)
-    async with fake.running(bot):
-        await (await fake.slash(users[0], games, "jazz start")).wait_answered()  # foreign
-        await start_jazz(fake, general, users)
-        await idle(bot)
-        table = bot.croupier.manager.in_channel(general.id)
-        before, step = actions_played(bot, general), table.step
-        sent = []
-        for who, message, custom_id, values, shown in forgeries(fake, bot, general, games,
-                                                                users):
-            kind = 2 if values is None else 3
-            ix = await fake.forge(who, message, custom_id, component_type=kind, values=values)
-            sent.append((ix, shown))
-        for ix, _ in sent:
-            await ix.wait_answered(timeout=3)
-        await idle(bot)
-        assert fake.check_unanswered() == []
-        assert all(ix.ephemeral for ix, _ in sent)
-        assert actions_played(bot, general) == before and table.step == step
-        for ix, shown in sent:  # a component not on its message: "no longer active"
-            assert (answers.NO_LONGER_ACTIVE in ix.text()) is not shown, ix.data
-        # The game goes on as if nothing had happened.
-        driver = GameDriver(fake, bot, general, users, random.Random(2))
-        assert await driver.play_one()
+    bot = await run_bot(extensions=JAZZ_ONLY)
+    await (await fake.slash(users[0], games, "jazz start")).wait_answered()  # foreign
+    await start_jazz(fake, general, users)
+    await idle(bot)
+    table = bot.croupier.manager.in_channel(general.id)
+    before, step = actions_played(bot, general), table.step
+    sent = []
+    for who, message, custom_id, values, shown in forgeries(fake, bot, general, games,
+                                                            users):
+        kind = 2 if values is None else 3
+        ix = await fake.forge(who, message, custom_id, component_type=kind, values=values)
+        sent.append((ix, shown))
+    for ix, _ in sent:
+        await ix.wait_answered(timeout=3)
+    await idle(bot)
+    assert fake.check_unanswered() == []
+    assert all(ix.ephemeral for ix, _ in sent)
+    assert actions_played(bot, general) == before and table.step == step
+    for ix, shown in sent:  # a component not on its message: "no longer active"
+        assert (answers.NO_LONGER_ACTIVE in ix.text()) is not shown, ix.data
+    # The game goes on as if nothing had happened.
+    driver = GameDriver(fake, bot, general, users, random.Random(2))
+    assert await driver.play_one()
 
 
 async def test_three_hundred_random_forgeries_during_a_game_are_all_answered(
-        fake_discord, tmp_path):
-    fake = fake_discord
+        fake, general, new_bot):
     users = users_of(fake, "alice", "bob", "cy")
-    general = fake.channel("general")
-    bot = await make_bot(tmp_path / "db.sqlite", extensions=JAZZ_ONLY)
+    bot = await new_bot(extensions=JAZZ_ONLY)
     rng = random.Random(5)
     async with fake.running(bot):
         await start_jazz(fake, general, users)
@@ -234,8 +222,7 @@ async def test_three_hundred_random_forgeries_during_a_game_are_all_answered(
 
 
 async def test_an_exception_in_a_component_is_answered_and_logged_once(
-        fake_discord, tmp_path, caplog: pytest.LogCaptureFixture):
-    fake = fake_discord
+        fake: FakeDiscord, tmp_path: Path, caplog: pytest.LogCaptureFixture):
     async with jazz_in_play(fake, tmp_path) as (bot, general, users):
         table = bot.croupier.manager.in_channel(general.id)
         user = player_to_act(fake, bot, general, users)
@@ -258,9 +245,7 @@ async def test_an_exception_in_a_component_is_answered_and_logged_once(
         assert bot.metrics.errors == 1
 
 
-async def test_an_exception_after_the_deferral_edits_in_a_polite_sentence(
-        fake_discord, tmp_path):
-    fake = fake_discord
+async def test_an_exception_after_the_deferral_edits_in_a_polite_sentence(fake, tmp_path):
     async with jazz_in_play(fake, tmp_path) as (bot, general, users):
         user = player_to_act(fake, bot, general, users)
 
@@ -277,32 +262,27 @@ async def test_an_exception_after_the_deferral_edits_in_a_polite_sentence(
 
 
 async def test_an_exception_in_a_command_is_answered_and_logged_once(
-        fake_discord, tmp_path, caplog: pytest.LogCaptureFixture):
-    fake = fake_discord
-    alice = fake.add_user("alice")
-    general = fake.channel("general")
-    bot = await make_bot(tmp_path / "db.sqlite", extensions=JAZZ_ONLY)
-    async with fake.running(bot):
-        async def broken(*args, **kwargs):
-            raise KeyError("a bug in status")
+        fake: FakeDiscord, alice: FakeUser, general: FakeChannel, run_bot: MakeBot,
+        caplog: pytest.LogCaptureFixture):
+    bot = await run_bot(extensions=JAZZ_ONLY)
+    async def broken(*args, **kwargs):
+        raise KeyError("a bug in status")
 
-        bot.croupier.commands.status_command = broken
-        caplog.set_level(logging.ERROR)
-        ix = await fake.slash(alice, general, "jazz status")
-        await ix.wait_answered()
-        assert ix.ephemeral and ix.content == answers.SOMETHING_WRONG
-        logged = [r for r in caplog.records
-                  if r.exc_info and "a bug in status" in str(r.exc_info[1])]
-        assert len(logged) == 1 and "/jazz status" in logged[0].getMessage()
-        # The next command works as usual.
-        ok = await fake.slash(alice, general, "jazz rules")
-        await ok.wait_answered()
-        assert ok.embeds
+    bot.croupier.commands.status_command = broken
+    caplog.set_level(logging.ERROR)
+    ix = await fake.slash(alice, general, "jazz status")
+    await ix.wait_answered()
+    assert ix.ephemeral and ix.content == answers.SOMETHING_WRONG
+    logged = [r for r in caplog.records
+              if r.exc_info and "a bug in status" in str(r.exc_info[1])]
+    assert len(logged) == 1 and "/jazz status" in logged[0].getMessage()
+    # The next command works as usual.
+    ok = await fake.slash(alice, general, "jazz rules")
+    await ok.wait_answered()
+    assert ok.embeds
 
 
-async def test_while_shutting_down_clicks_and_commands_are_refused_politely(
-        fake_discord, tmp_path):
-    fake = fake_discord
+async def test_while_shutting_down_clicks_and_commands_are_refused_politely(fake, tmp_path):
     async with jazz_in_play(fake, tmp_path) as (bot, general, users):
         user = player_to_act(fake, bot, general, users)
         before = actions_played(bot, general)
@@ -327,10 +307,7 @@ class SlowAI(AIRunner):
         return await super().choose(game, seat, level, table_id, **kwargs)
 
 
-async def test_clicks_while_a_slow_ai_decides_a_timed_out_turn_are_answered(
-        fake_discord, tmp_path):
-    fake = fake_discord
-    clock = ManualClock()
+async def test_clicks_while_a_slow_ai_decides_a_timed_out_turn_are_answered(fake, tmp_path, clock):
     ai = SlowAI(concurrent.futures.ThreadPoolExecutor(max_workers=1), iterations=20,
                 time_limit=None, owns_executor=True)
     async with jazz_in_play(fake, tmp_path, clock=clock, ai=ai) as (bot, general, users):
@@ -355,25 +332,21 @@ async def test_clicks_while_a_slow_ai_decides_a_timed_out_turn_are_answered(
 
 
 async def test_start_and_clicks_while_slow_ai_seats_think_are_answered_at_once(
-        fake_discord, tmp_path):
-    fake = fake_discord
-    alice = fake.add_user("alice")
-    general = fake.channel("general")
+        fake, alice, general, run_bot):
     ai = SlowAI(concurrent.futures.ThreadPoolExecutor(max_workers=1), iterations=20,
                 time_limit=None, owns_executor=True)
-    bot = await make_bot(tmp_path / "db.sqlite", extensions=JAZZ_ONLY, ai=ai)
-    async with fake.running(bot):
-        await (await fake.slash(alice, general, "jazz start")).wait_answered()
-        lobby = fake.find_message(general, label="Join")
-        for _ in range(2):
-            await (await fake.click(alice, lobby, label="Add AI: Normal")).wait_answered()
-        start = await fake.click(alice, lobby, label="Start")
-        await start.wait_answered(timeout=1)  # the AI thinks outside the table's lock
-        assert start.response.type == 7
-        table = bot.croupier.manager.in_channel(general.id)
-        await fake.wait_for(lambda: table_message(fake, general) is not None)
-        for _ in range(3):  # whoever is to act, My hand answers while the AI searches
-            ix = await fake.click(alice, table_message(fake, general), label="My hand")
-            await ix.wait_answered(timeout=1)
-            assert "Your hand" in ix.text()
-        assert table.status == "playing"
+    bot = await run_bot(extensions=JAZZ_ONLY, ai=ai)
+    await (await fake.slash(alice, general, "jazz start")).wait_answered()
+    lobby = fake.find_message(general, label="Join")
+    for _ in range(2):
+        await (await fake.click(alice, lobby, label="Add AI: Normal")).wait_answered()
+    start = await fake.click(alice, lobby, label="Start")
+    await start.wait_answered(timeout=1)  # the AI thinks outside the table's lock
+    assert start.response.type == 7
+    table = bot.croupier.manager.in_channel(general.id)
+    await fake.wait_for(lambda: table_message(fake, general) is not None)
+    for _ in range(3):  # whoever is to act, My hand answers while the AI searches
+        ix = await fake.click(alice, table_message(fake, general), label="My hand")
+        await ix.wait_answered(timeout=1)
+        assert "Your hand" in ix.text()
+    assert table.status == "playing"

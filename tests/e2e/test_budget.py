@@ -15,9 +15,8 @@ from collections import Counter
 from bot.config.settings import Timing
 from bot.ui.custom_ids import parse
 from bot.ui.pacer import EDIT
-from testkit.clock import ManualClock
 from testkit.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
-from testkit.harness import choose, idle, is_move, make_bot, my_hand_id, table_message
+from testkit.harness import choose, idle, is_move, my_hand_id, table_message
 
 JAZZ_ONLY: dict[str, str | None] = {"cogs.jazz": "jazz"}
 PACE = 4.0  # seconds of the bot's clock between two moves of a table
@@ -104,15 +103,14 @@ def told_of_this_turn(fake: FakeDiscord, bot, s: Seats) -> bool:
     return any(c is not None and c.version == table.step for c in ids)
 
 
-async def test_a_move_costs_at_most_1_2_requests_at_twenty_busy_tables(tmp_path):
+async def test_a_move_costs_at_most_1_2_requests_at_twenty_busy_tables(clock, new_bot):
     """Twenty 4-seat tables, players on DMs, a move every 4 s each: the next player's DM
     is most of it; a running table is edited once for several moves (before: one edit a
     move, 1.96 requests a move in all)."""
-    clock = ManualClock()
     async with FakeDiscord() as fake:
         seats = world(fake, 20, closed_dms=False)
-        bot = await make_bot(tmp_path / "db.sqlite", timing=TIMING, clock=clock,
-                             extensions=JAZZ_ONLY)
+        bot = await new_bot(timing=TIMING, clock=clock,
+                            extensions=JAZZ_ONLY)
         async with fake.running(bot):
             await open_tables(fake, bot, seats, images=False)  # (pictures cost no call)
             await fake.settle()
@@ -134,17 +132,16 @@ async def test_a_move_costs_at_most_1_2_requests_at_twenty_busy_tables(tmp_path)
     assert per_move["POST /channels/{channel_id}/messages"] >= 0.7  # each turn its DM
 
 
-async def test_a_tiny_budget_is_never_exceeded_yet_every_table_and_turn_arrives(tmp_path):
+async def test_a_tiny_budget_is_never_exceeded_yet_every_table_and_turn_arrives(clock, new_bot):
     """At 5 requests/s and eight tables moving as fast as their players get their turn,
     the bot stays within its budget in every second; the table edits wait and merge,
     and each table still ends showing its latest state, each player to act told."""
     loop = asyncio.get_running_loop()
-    clock = ManualClock()
     timing = dataclasses.replace(TIMING, edit_interval=0)  # merged by the budget alone
     async with FakeDiscord() as fake:
         seats = world(fake, 8)
-        bot = await make_bot(tmp_path / "db.sqlite", timing=timing, clock=clock,
-                             extensions=JAZZ_ONLY)
+        bot = await new_bot(timing=timing, clock=clock,
+                            extensions=JAZZ_ONLY)
         async with fake.running(bot):
             await open_tables(fake, bot, seats)
             await fake.settle()
@@ -171,14 +168,13 @@ async def test_a_tiny_budget_is_never_exceeded_yet_every_table_and_turn_arrives(
     assert 8 <= edits < 8 * 3  # merged, yet every table drawn
 
 
-async def test_a_running_table_shows_its_last_move_once_the_interval_is_over(tmp_path):
+async def test_a_running_table_shows_its_last_move_once_the_interval_is_over(clock, new_bot):
     """Moves of a running table merge into one edit; when the table stops, its last state
     is drawn at the end of the interval, and an edit that changes nothing is not sent."""
-    clock = ManualClock()
     async with FakeDiscord() as fake:
         [seats] = world(fake, 1)
-        bot = await make_bot(tmp_path / "db.sqlite", timing=TIMING, clock=clock,
-                             extensions=JAZZ_ONLY)
+        bot = await new_bot(timing=TIMING, clock=clock,
+                            extensions=JAZZ_ONLY)
         async with fake.running(bot):
             await open_tables(fake, bot, [seats])
             watch = TIMING.edit_interval * TIMING.watch_factor
@@ -200,15 +196,14 @@ async def test_a_running_table_shows_its_last_move_once_the_interval_is_over(tmp
             assert fake.calls_since(mark) == []
 
 
-async def test_the_final_state_is_drawn_and_no_merged_edit_draws_over_it(tmp_path):
+async def test_the_final_state_is_drawn_and_no_merged_edit_draws_over_it(clock, new_bot):
     """A short Jacko game at a brisk pace: its edits merge, and when it ends the table
     shows the end at once; the edit that was still merging never comes after it."""
-    clock = ManualClock()
     async with FakeDiscord() as fake:
         users = [fake.add_user(n) for n in ("ann", "ben")]
         channel = fake.channel("general")
-        bot = await make_bot(tmp_path / "db.sqlite", timing=TIMING, clock=clock,
-                             extensions={"cogs.jacko": "jacko"})
+        bot = await new_bot(timing=TIMING, clock=clock,
+                            extensions={"cogs.jacko": "jacko"})
         async with fake.running(bot):
             await (await fake.slash(users[0], channel, "jacko start", target=1)).wait_answered()
             lobby = fake.find_message(channel, label="Join")

@@ -7,8 +7,8 @@ import random
 import pytest
 
 from engine.registry import available_games, game_class
-from testkit.harness import GameDriver, HiddenLog, make_bot, watch_engine
-from tests.e2e.test_jazz_e2e import recorded_actions
+from testkit.harness import GameDriver, HiddenLog, watch_engine
+from testkit.tables import recorded_actions
 
 CASES = [
     ("jacko", "jacko", 2, {}),
@@ -19,8 +19,7 @@ CASES = [
 
 
 @pytest.mark.parametrize(("game_id", "command", "players", "options"), CASES)
-async def test_full_game(fake_discord, tmp_path, monkeypatch, game_id, command, players,
-                         options):
+async def test_full_game(run_bot, fake_discord, monkeypatch, game_id, command, players, options):
     if game_id not in available_games():
         pytest.fail(f"the {game_id} engine has not landed")
     fake = fake_discord
@@ -28,26 +27,25 @@ async def test_full_game(fake_discord, tmp_path, monkeypatch, game_id, command, 
     general = fake.channel("general")
     log = HiddenLog(fake, [general])
     watch_engine(monkeypatch, game_class(game_id), log)
-    bot = await make_bot(tmp_path / "db.sqlite", extensions={f"cogs.{game_id}": game_id})
-    async with fake.running(bot):
-        ix = await fake.slash(users[0], general, f"{command} start", **options)
-        await ix.wait_answered()
-        lobby = fake.find_message(general, label="Join")
-        for user in users[1:]:
-            await (await fake.click(user, lobby, label="Join")).wait_answered()
-        await (await fake.click(users[0], lobby, label="Start")).wait_answered()
-        mark = fake.mark()
-        driver = GameDriver(fake, bot, general, users, random.Random(2))
-        await driver.play_to_end(limit=5000)
-        await fake.settle()
-        calls = len(fake.calls_since(mark))
-        actions = await recorded_actions(bot, fake)
-        print(f"\n{game_id} {options}: {driver.moves} clicks, {actions} recorded actions, "
-              f"{calls} API calls")
-        assert fake.find_message(general, text="final result") or \
-            fake.find_message(general, text="showdown")
-        live = bot.croupier.manager.in_channel(general.id)
-        # The game is over; AttackJack is a series (bot.features.series): only its next deal waits.
-        assert live is None or (game_id == "attackjack" and live.game is None
-                                and live.series_start_at is not None)
-        assert log.leaks() == []
+    bot = await run_bot(extensions={f"cogs.{game_id}": game_id})
+    ix = await fake.slash(users[0], general, f"{command} start", **options)
+    await ix.wait_answered()
+    lobby = fake.find_message(general, label="Join")
+    for user in users[1:]:
+        await (await fake.click(user, lobby, label="Join")).wait_answered()
+    await (await fake.click(users[0], lobby, label="Start")).wait_answered()
+    mark = fake.mark()
+    driver = GameDriver(fake, bot, general, users, random.Random(2))
+    await driver.play_to_end(limit=5000)
+    await fake.settle()
+    calls = len(fake.calls_since(mark))
+    actions = await recorded_actions(bot, fake)
+    print(f"\n{game_id} {options}: {driver.moves} clicks, {actions} recorded actions, "
+          f"{calls} API calls")
+    assert fake.find_message(general, text="final result") or \
+        fake.find_message(general, text="showdown")
+    live = bot.croupier.manager.in_channel(general.id)
+    # The game is over; AttackJack is a series (bot.features.series): only its next deal waits.
+    assert live is None or (game_id == "attackjack" and live.game is None
+                            and live.series_start_at is not None)
+    assert log.leaks() == []

@@ -15,8 +15,9 @@ from bot.ui import markup
 from engine.ai import choose_from_data
 from engine.ai.reasons import easy_reason
 from engine.core import action_code
-from testkit.fakediscord import FakeDiscord, FakeMessage, FakeUser
-from testkit.harness import GameDriver, idle, make_bot, table_message
+from testkit.fakediscord import FakeDiscord, FakeUser
+from testkit.harness import GameDriver, idle, table_message
+from testkit.tables import hint_button
 
 JACKO_ONLY = {"cogs.jacko": "jacko"}
 
@@ -38,13 +39,6 @@ async def open_table(fake: FakeDiscord, bot, channel, host: FakeUser,
     return table
 
 
-def hint_button(fake: FakeDiscord, user: FakeUser) -> tuple[FakeMessage, str] | None:
-    """The newest Hint button the user can see (their DM hand or an ephemeral one)."""
-    found = [(m, c["custom_id"]) for m, c in fake.visible_components(user)
-             if str(c["custom_id"]).startswith("ct:hint:")]
-    return max(found, key=lambda mc: mc[0].id) if found else None
-
-
 async def until_turn(driver: GameDriver, table, user: FakeUser) -> int:
     """Others play until it is the user's turn; their seat."""
     seat = table.seated(user.id)
@@ -61,84 +55,73 @@ def normal_ai(table, seat: int) -> int:
 
 
 async def test_a_hint_beside_an_ai_seat_is_the_normal_ais_legal_move_said_privately(
-        fake_discord, tmp_path):
-    fake = fake_discord
+        fake, general, run_bot):
     alice, eve = fake.add_user("alice"), fake.add_user("eve")
-    general = fake.channel("general")
-    bot = await make_bot(tmp_path / "db.sqlite", extensions=JACKO_ONLY)
-    async with fake.running(bot):
-        table = await open_table(fake, bot, general, alice, ai=True)
-        seat = table.seated(alice.id)
-        assert table.to_act == seat  # the AI seat has played if it was first
-        legal, step = table.game.legal_actions(), table.step
-        expected = normal_ai(table, seat)
-        reason = easy_reason(table.game.clone(), seat, expected)
-        dm, custom_id = hint_button(fake, alice)
-        assert not dm.ephemeral  # on the DM hand
-        ix = await fake.click(alice, dm, custom_id)
-        await ix.wait_done()
-        await idle(bot)
-        assert ix.ephemeral and ix.original.ephemeral_for is alice
-        answer = ix.text()
-        assert expected in legal
-        assert f"The Normal AI would play **{markup.label(action_code(expected))}**." in answer
-        assert ("Why: " + reason in answer) if reason is not None else "Why:" not in answer
-        assert "rating" not in answer  # a game with an AI seat was never rated
-        # Marked, said on the table, and nobody's menu went stale: the move still plays.
-        assert table.hinted == [seat] and table.step == step
-        assert "Alice asked the AI for a hint" in table_message(fake, general).text()
-        saved = await bot.store.active_table_in_channel(general.id)
-        assert saved.data["hinted"] == [seat]
-        # Hidden cards stay hidden: the hint is nowhere but alice's ephemeral answer.
-        public = [m for m in fake.seen_by(eve)] + fake.messages(general)
-        assert all("would play" not in m.text() for m in public)
-        menu = next(c for c in dm.leaf_components() if c.get("type") == 3)
-        played = await fake.select(alice, dm, menu["custom_id"], [action_code(expected)])
-        await played.wait_answered()
-        assert played.response.type == 7  # applied
-        fake.assert_no_violations()
-        assert fake.check_unanswered() == []
+    bot = await run_bot(extensions=JACKO_ONLY)
+    table = await open_table(fake, bot, general, alice, ai=True)
+    seat = table.seated(alice.id)
+    assert table.to_act == seat  # the AI seat has played if it was first
+    legal, step = table.game.legal_actions(), table.step
+    expected = normal_ai(table, seat)
+    reason = easy_reason(table.game.clone(), seat, expected)
+    dm, custom_id = hint_button(fake, alice)
+    assert not dm.ephemeral  # on the DM hand
+    ix = await fake.click(alice, dm, custom_id)
+    await ix.wait_done()
+    await idle(bot)
+    assert ix.ephemeral and ix.original.ephemeral_for is alice
+    answer = ix.text()
+    assert expected in legal
+    assert f"The Normal AI would play **{markup.label(action_code(expected))}**." in answer
+    assert ("Why: " + reason in answer) if reason is not None else "Why:" not in answer
+    assert "rating" not in answer  # a game with an AI seat was never rated
+    # Marked, said on the table, and nobody's menu went stale: the move still plays.
+    assert table.hinted == [seat] and table.step == step
+    assert "Alice asked the AI for a hint" in table_message(fake, general).text()
+    saved = await bot.store.active_table_in_channel(general.id)
+    assert saved.data["hinted"] == [seat]
+    # Hidden cards stay hidden: the hint is nowhere but alice's ephemeral answer.
+    public = [m for m in fake.seen_by(eve)] + fake.messages(general)
+    assert all("would play" not in m.text() for m in public)
+    menu = next(c for c in dm.leaf_components() if c.get("type") == 3)
+    played = await fake.select(alice, dm, menu["custom_id"], [action_code(expected)])
+    await played.wait_answered()
+    assert played.response.type == 7  # applied
+    fake.assert_no_violations()
+    assert fake.check_unanswered() == []
 
 
-async def test_a_rated_table_offers_no_hint_and_refuses_one(fake_discord, tmp_path):
-    fake = fake_discord
-    alice, bob = fake.add_user("alice"), fake.add_user("bob")
-    general = fake.channel("general")
-    bot = await make_bot(tmp_path / "db.sqlite", extensions=JACKO_ONLY)
-    async with fake.running(bot):
-        table = await open_table(fake, bot, general, alice, [bob])
-        user = alice if table.to_act == table.seated(alice.id) else bob
-        assert hint_button(fake, alice) is None and hint_button(fake, bob) is None
-        await (await fake.click(user, table_message(fake, general), label="My hand")
-               ).wait_answered()
-        assert hint_button(fake, user) is None  # nor under My hand
-        dm = fake.find_message(user, custom_id_prefix="ct:play:")
-        step = table.step
-        forged = await fake.forge(user, dm, f"ct:hint:{table.table_id}:{step}")
-        await forged.wait_done()
-        assert forged.ephemeral and "no longer active" in forged.text()
-        assert table.hinted == [] and table.step == step
-        fake.assert_no_violations()
+async def test_a_rated_table_offers_no_hint_and_refuses_one(fake, alice, bob, general, run_bot):
+    bot = await run_bot(extensions=JACKO_ONLY)
+    table = await open_table(fake, bot, general, alice, [bob])
+    user = alice if table.to_act == table.seated(alice.id) else bob
+    assert hint_button(fake, alice) is None and hint_button(fake, bob) is None
+    await (await fake.click(user, table_message(fake, general), label="My hand")
+           ).wait_answered()
+    assert hint_button(fake, user) is None  # nor under My hand
+    dm = fake.find_message(user, custom_id_prefix="ct:play:")
+    step = table.step
+    forged = await fake.forge(user, dm, f"ct:hint:{table.table_id}:{step}")
+    await forged.wait_done()
+    assert forged.ephemeral and "no longer active" in forged.text()
+    assert table.hinted == [] and table.step == step
+    fake.assert_no_violations()
 
 
 async def test_a_hand_drawn_while_hints_were_allowed_is_refused_once_they_are_not(
-        fake_discord, tmp_path):
-    fake = fake_discord
-    alice, bob = fake.add_user("alice"), fake.add_user("bob")
-    general = fake.channel("general")
-    bot = await make_bot(tmp_path / "db.sqlite", extensions=JACKO_ONLY)
-    async with fake.running(bot):
-        table = await open_table(fake, bot, general, alice, [bob], hints=True)
-        user = alice if table.to_act == table.seated(alice.id) else bob
-        other = bob if user is alice else alice
-        assert hint_button(fake, other) is None  # not their turn: no button
-        message, custom_id = hint_button(fake, user)
-        table.hints_allowed = False  # the table no longer allows them (a rated game)
-        ix = await fake.click(user, message, custom_id)
-        await ix.wait_done()
-        assert ix.ephemeral and "Hints are not allowed at this table" in ix.text()
-        assert table.hinted == []
-        fake.assert_no_violations()
+        fake, alice, bob, general, run_bot):
+    bot = await run_bot(extensions=JACKO_ONLY)
+    table = await open_table(fake, bot, general, alice, [bob], hints=True)
+    user = alice if table.to_act == table.seated(alice.id) else bob
+    other = bob if user is alice else alice
+    assert hint_button(fake, other) is None  # not their turn: no button
+    message, custom_id = hint_button(fake, user)
+    table.hints_allowed = False  # the table no longer allows them (a rated game)
+    ix = await fake.click(user, message, custom_id)
+    await ix.wait_done()
+    assert ix.ephemeral and "Hints are not allowed at this table" in ix.text()
+    assert table.hinted == []
+    fake.assert_no_violations()
 
 
 class GatedExecutor(concurrent.futures.ThreadPoolExecutor):
@@ -155,13 +138,11 @@ class GatedExecutor(concurrent.futures.ThreadPoolExecutor):
         return super().submit(run)
 
 
-async def test_a_hint_the_table_moved_on_from_is_answered_as_stale(fake_discord, tmp_path):
-    fake = fake_discord
-    alice, bob = fake.add_user("alice"), fake.add_user("bob")
-    general = fake.channel("general")
+async def test_a_hint_the_table_moved_on_from_is_answered_as_stale(
+        fake, alice, bob, general, new_bot):
     slow = GatedExecutor()
-    bot = await make_bot(tmp_path / "db.sqlite", extensions=JACKO_ONLY,
-                         ai=AIRunner(slow, iterations=20, time_limit=None, owns_executor=True))
+    bot = await new_bot(extensions=JACKO_ONLY,
+                        ai=AIRunner(slow, iterations=20, time_limit=None, owns_executor=True))
     try:
         async with fake.running(bot):
             table = await open_table(fake, bot, general, alice, [bob], hints=True)
@@ -202,40 +183,37 @@ async def test_a_hint_the_table_moved_on_from_is_answered_as_stale(fake_discord,
         slow.gate.set()
 
 
-async def test_a_hinted_game_is_marked_and_changes_no_rating_while_an_equal_one_does(
-        fake_discord, tmp_path):
-    fake = fake_discord
+async def test_a_hinted_game_is_marked_and_changes_no_rating_while_an_equal_one_does(fake, run_bot):
     alice, bob, cy, dee = (fake.add_user(n) for n in ("alice", "bob", "cy", "dee"))
     general, games = fake.channel("general"), fake.channel("games")
-    bot = await make_bot(tmp_path / "db.sqlite", extensions=JACKO_ONLY)
-    async with fake.running(bot):
-        hinted = await open_table(fake, bot, general, alice, [bob], hints=True, target=5)
-        driver = GameDriver(fake, bot, general, [alice, bob], random.Random(3))
-        seat = await until_turn(driver, hinted, alice)
-        message, custom_id = hint_button(fake, alice)
-        ix = await fake.click(alice, message, custom_id)
-        await ix.wait_done()
-        assert "this game will not change anyone's rating" in ix.text()
-        await driver.play_to_end()
-        plain = await open_table(fake, bot, games, cy, [dee], hints=True, target=5)
-        await GameDriver(fake, bot, games, [cy, dee], random.Random(3)).play_to_end()
-        await fake.settle()
-        await idle(bot)
-        assert hinted.hinted == [seat] and plain.hinted == []
-        final = fake.find_message(general, text="final result")
-        assert final is not None and "Hints were used in this game" in final.text()
-        assert "Hints were used" not in fake.find_message(games, text="final result").text()
-        by_channel = {g.channel_id: g for g in await bot.store.history(fake.world.guild.id)}
-        assert not by_channel[general.id].rated and by_channel[games.id].rated
-        record = await bot.store.game_record(by_channel[general.id].game_id)
-        assert record["hinted"] == [seat]
-        assert "hinted" not in await bot.store.game_record(by_channel[games.id].game_id)
-        board = {r.user_id: r for r in await bot.store.leaderboard("jacko",
-                                                                   fake.world.guild.id)}
-        prior = default_rating()
-        for user in (alice, bob):  # counted, not rated
-            assert board[user.id].games == 1
-            assert (board[user.id].mu, board[user.id].sigma) == (prior.mu, prior.sigma)
-        for user in (cy, dee):
-            assert board[user.id].games == 1 and board[user.id].mu != prior.mu
-        fake.assert_no_violations()
+    bot = await run_bot(extensions=JACKO_ONLY)
+    hinted = await open_table(fake, bot, general, alice, [bob], hints=True, target=5)
+    driver = GameDriver(fake, bot, general, [alice, bob], random.Random(3))
+    seat = await until_turn(driver, hinted, alice)
+    message, custom_id = hint_button(fake, alice)
+    ix = await fake.click(alice, message, custom_id)
+    await ix.wait_done()
+    assert "this game will not change anyone's rating" in ix.text()
+    await driver.play_to_end()
+    plain = await open_table(fake, bot, games, cy, [dee], hints=True, target=5)
+    await GameDriver(fake, bot, games, [cy, dee], random.Random(3)).play_to_end()
+    await fake.settle()
+    await idle(bot)
+    assert hinted.hinted == [seat] and plain.hinted == []
+    final = fake.find_message(general, text="final result")
+    assert final is not None and "Hints were used in this game" in final.text()
+    assert "Hints were used" not in fake.find_message(games, text="final result").text()
+    by_channel = {g.channel_id: g for g in await bot.store.history(fake.world.guild.id)}
+    assert not by_channel[general.id].rated and by_channel[games.id].rated
+    record = await bot.store.game_record(by_channel[general.id].game_id)
+    assert record["hinted"] == [seat]
+    assert "hinted" not in await bot.store.game_record(by_channel[games.id].game_id)
+    board = {r.user_id: r for r in await bot.store.leaderboard("jacko",
+                                                               fake.world.guild.id)}
+    prior = default_rating()
+    for user in (alice, bob):  # counted, not rated
+        assert board[user.id].games == 1
+        assert (board[user.id].mu, board[user.id].sigma) == (prior.mu, prior.sigma)
+    for user in (cy, dee):
+        assert board[user.id].games == 1 and board[user.id].mu != prior.mu
+    fake.assert_no_violations()

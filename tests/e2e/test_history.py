@@ -11,51 +11,18 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-import sys
-from collections.abc import AsyncIterator
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
-
-import pytest
 
 from bot.storage import FinishedGame, SeatResult
 from engine.attackjack import AttackJackOptions
 from engine.core import Game
 from engine.registry import game_class, spec
-from testkit.fakediscord import FakeDiscord, FakeMessage, FakeUser
-from tests.e2e.test_leaderboard import T0, Bots, bots_on, finished
+from testkit.bots import Bots
+from testkit.fakediscord import FakeChannel, FakeDiscord, FakeUser
+from testkit.results import T0, finished, lines, listed_ids, option_values, replay_cli
 from tests.engine.playout import random_game
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture
-async def bots(fake_discord: FakeDiscord, tmp_path: Path) -> AsyncIterator[Bots]:
-    async with bots_on(fake_discord, tmp_path / "db.sqlite") as made:
-        yield made
-
-
-def lines(message: FakeMessage) -> list[str]:
-    return (message.embeds[0].get("description") or "").splitlines()
-
-
-def listed_ids(message: FakeMessage) -> list[int]:
-    return [int(re.match(r"`#(\d+)`", line)[1]) for line in lines(message)]
-
-
-def option_values(message: FakeMessage) -> list[int]:
-    [select] = message.selects()
-    return [int(o["value"]) for o in select["options"]]
-
-
-async def replay_cli(path: Path) -> dict[str, Any]:
-    proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "engine", "replay", str(path), "--summary", cwd=ROOT,
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
-    out, err = await proc.communicate()
-    assert proc.returncode == 0, (out, err)
-    return json.loads(out)
 
 
 def seat_results(line: str) -> tuple[list[tuple[str, int]], set[str]]:
@@ -73,11 +40,9 @@ def seat_results(line: str) -> tuple[list[tuple[str, int]], set[str]]:
 
 
 async def test_records_of_every_game_replay_to_the_results_history_shows(
-        fake_discord: FakeDiscord, bots: Bots, tmp_path: Path) -> None:
+        fake: FakeDiscord, alice: FakeUser, bots: Bots, tmp_path: Path) -> None:
     """Whole games played by the engines, stored as a table stores them, downloaded
     through the fake and replayed by ``python -m engine replay``."""
-    fake = fake_discord
-    alice = fake.add_user("alice")
     general, guild = fake.channel("general"), fake.world.guild.id
     bot = await bots.new()
     assert bot.store is not None
@@ -139,11 +104,9 @@ async def seed(bots: Bots, fake: FakeDiscord, alice: FakeUser, bob: FakeUser) ->
     return list(zip(ids, plan, strict=True))
 
 
-async def test_a_channels_history_pages_back_to_its_first_game(fake_discord: FakeDiscord,
-                                                             bots: Bots) -> None:
-    fake = fake_discord
-    alice, bob = fake.add_user("alice"), fake.add_user("bob")
-    general = fake.channel("general")
+async def test_a_channels_history_pages_back_to_its_first_game(
+        fake: FakeDiscord, alice: FakeUser, bob: FakeUser, general: FakeChannel,
+        bots: Bots) -> None:
     stored = await seed(bots, fake, alice, bob)
     wanted = [gid for gid, game in reversed(stored) if game.channel_id == general.id
               and game.guild_id == fake.world.guild.id]
@@ -167,10 +130,8 @@ async def test_a_channels_history_pages_back_to_its_first_game(fake_discord: Fak
     assert listed_ids(page) == wanted[:10]
 
 
-async def test_a_players_history_and_one_game_only(fake_discord: FakeDiscord,
-                                                   bots: Bots) -> None:
-    fake = fake_discord
-    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+async def test_a_players_history_and_one_game_only(
+        fake: FakeDiscord, alice: FakeUser, bob: FakeUser, bots: Bots) -> None:
     games = fake.channel("games")
     stored = await seed(bots, fake, alice, bob)
     guild = fake.world.guild.id
@@ -190,10 +151,8 @@ async def test_a_players_history_and_one_game_only(fake_discord: FakeDiscord,
     assert empty.message.components == []
 
 
-async def test_the_download_select_works_after_a_restart(fake_discord: FakeDiscord,
-                                                         bots: Bots) -> None:
-    fake = fake_discord
-    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+async def test_the_download_select_works_after_a_restart(
+        fake: FakeDiscord, alice: FakeUser, bob: FakeUser, bots: Bots) -> None:
     stored = await seed(bots, fake, alice, bob)
     ix = await (await fake.slash(bob, fake.channel("general"), "history")).wait_answered()
     await bots.restart(bots.made[-1])
@@ -206,9 +165,7 @@ async def test_the_download_select_works_after_a_restart(fake_discord: FakeDisco
     assert older.response.type == 7 and listed_ids(ix.message)[0] < oldest_shown
 
 
-async def test_a_game_of_another_server_is_never_handed_out(fake_discord: FakeDiscord,
-                                                            bots: Bots) -> None:
-    fake = fake_discord
+async def test_a_game_of_another_server_is_never_handed_out(fake: FakeDiscord, bots: Bots) -> None:
     stored = await seed(bots, fake, fake.add_user("alice"), fake.add_user("bob"))
     history = bots.made[-1].get_cog("History")
     assert history is not None

@@ -5,79 +5,53 @@ from __future__ import annotations
 import random
 
 from engine.jazz import Jazz
-from testkit.harness import GameDriver, HiddenLog, make_bot, watch_engine
+from testkit.harness import GameDriver, HiddenLog, watch_engine
+from testkit.tables import JAZZ_ONLY, recorded_actions, start_jazz
 
-JAZZ_ONLY = {"cogs.help": None, "cogs.jazz": "jazz"}
 
-
-async def test_full_jazz_game_by_dm(fake_discord, tmp_path, monkeypatch):
-    fake = fake_discord
-    alice, bob, cy = (fake.add_user(n) for n in ("alice", "bob", "cy"))
-    general = fake.channel("general")
+async def test_full_jazz_game_by_dm(fake, alice, bob, cy, general, run_bot, monkeypatch):
     log = HiddenLog(fake, [general])
     watch_engine(monkeypatch, Jazz, log)
-    bot = await make_bot(tmp_path / "db.sqlite", extensions=JAZZ_ONLY)
-    async with fake.running(bot):
-        ix = await fake.slash(alice, general, "jazz start")
-        await ix.wait_answered()
-        lobby = fake.find_message(general, label="Join")
-        for user in (bob, cy):
-            await (await fake.click(user, lobby, label="Join")).wait_answered()
-        await (await fake.click(alice, lobby, label="Start")).wait_answered()
-        mark = fake.mark()
-        driver = GameDriver(fake, bot, general, [alice, bob, cy], random.Random(1))
-        await driver.play_to_end()
-        await fake.settle()
-        calls = len(fake.calls_since(mark))
-        final = fake.find_message(general, text="final result")
-        assert final is not None
-        assert bot.croupier.manager.in_channel(general.id) is None
-        assert log.leaks() == []
-        actions = await recorded_actions(bot, fake)
-        print(f"\nJazz by DM: {driver.moves} clicks, {actions} actions (with the bot's forced "
-              f"passes), {calls} API calls: {calls / actions:.2f} per action, "
-              f"{calls / driver.moves:.2f} per click; {dict(fake.call_counts(since=mark))}")
-        # Per move: the answer (the DM updated), the table edit, the next player's DM.
-        assert calls / actions <= 3.0
-
-
-async def recorded_actions(bot, fake) -> int:
-    """How many actions the stored record of the channel's only game holds."""
-    (summary,) = await bot.store.history(fake.world.guild.id)
-    record = await bot.store.game_record(summary.game_id)
-    return sum(len(deal["actions"]) for deal in record["deals"])
-
-
-async def start_jazz(fake, general, users, **options):
-    """/jazz start by the first user, the others join, the host starts."""
-    ix = await fake.slash(users[0], general, "jazz start", **options)
+    bot = await run_bot(extensions=JAZZ_ONLY)
+    ix = await fake.slash(alice, general, "jazz start")
     await ix.wait_answered()
     lobby = fake.find_message(general, label="Join")
-    for user in users[1:]:
+    for user in (bob, cy):
         await (await fake.click(user, lobby, label="Join")).wait_answered()
-    start = await fake.click(users[0], lobby, label="Start")
-    await start.wait_answered()
-    return lobby
+    await (await fake.click(alice, lobby, label="Start")).wait_answered()
+    mark = fake.mark()
+    driver = GameDriver(fake, bot, general, [alice, bob, cy], random.Random(1))
+    await driver.play_to_end()
+    await fake.settle()
+    calls = len(fake.calls_since(mark))
+    final = fake.find_message(general, text="final result")
+    assert final is not None
+    assert bot.croupier.manager.in_channel(general.id) is None
+    assert log.leaks() == []
+    actions = await recorded_actions(bot, fake)
+    print(f"\nJazz by DM: {driver.moves} clicks, {actions} actions (with the bot's forced "
+          f"passes), {calls} API calls: {calls / actions:.2f} per action, "
+          f"{calls / driver.moves:.2f} per click; {dict(fake.call_counts(since=mark))}")
+    # Per move: the answer (the DM updated), the table edit, the next player's DM.
+    assert calls / actions <= 3.0
 
 
-async def test_full_jazz_game_with_hands_in_the_channel(fake_discord, tmp_path, monkeypatch):
-    fake = fake_discord
+async def test_full_jazz_game_with_hands_in_the_channel(fake, run_bot, monkeypatch):
     users = [fake.add_user(n) for n in ("alice", "bob", "cy", "dee")]
     thread = fake.channel("table-thread")
     log = HiddenLog(fake, [thread])
     watch_engine(monkeypatch, Jazz, log)
-    bot = await make_bot(tmp_path / "db.sqlite", extensions=JAZZ_ONLY)
-    async with fake.running(bot):
-        await start_jazz(fake, thread, users, hands="channel")
-        mark = fake.mark()
-        driver = GameDriver(fake, bot, thread, users, random.Random(3))
-        await driver.play_to_end()
-        await fake.settle()
-        calls, actions = len(fake.calls_since(mark)), await recorded_actions(bot, fake)
-        print(f"\nJazz in a thread, hands in the channel: {actions} actions, {calls} API calls "
-              f"({calls / actions:.2f} per action, the My hand clicks included)")
-        assert fake.find_message(thread, text="final result") is not None
-        for user in users:  # hands only ever came as ephemeral messages
-            assert fake.messages(user) == []
-            assert fake.ephemerals(user)
-        assert log.leaks() == []
+    bot = await run_bot(extensions=JAZZ_ONLY)
+    await start_jazz(fake, thread, users, hands="channel")
+    mark = fake.mark()
+    driver = GameDriver(fake, bot, thread, users, random.Random(3))
+    await driver.play_to_end()
+    await fake.settle()
+    calls, actions = len(fake.calls_since(mark)), await recorded_actions(bot, fake)
+    print(f"\nJazz in a thread, hands in the channel: {actions} actions, {calls} API calls "
+          f"({calls / actions:.2f} per action, the My hand clicks included)")
+    assert fake.find_message(thread, text="final result") is not None
+    for user in users:  # hands only ever came as ephemeral messages
+        assert fake.messages(user) == []
+        assert fake.ephemerals(user)
+    assert log.leaks() == []

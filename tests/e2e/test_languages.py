@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import random
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,7 +21,7 @@ import pytest
 import bot.images
 from testkit.fakediscord.fake import FakeDiscord
 from testkit.fakediscord.world import FakeChannel, FakeUser
-from testkit.harness import GameDriver, make_bot
+from testkit.harness import GameDriver, MakeBot, make_bot
 
 LOCALES = ["sv-SE", "da", "ru"]
 NAMES = ("alice", "bob", "cy", "dee")
@@ -160,14 +161,13 @@ WHOLE_GAMES = [("sv-SE", "jazz"), ("sv-SE", "jacko"), ("da", "california_jack"),
 
 @pytest.mark.parametrize(("locale", "game"), WHOLE_GAMES)
 async def test_a_whole_game_with_every_client_in_one_language(
-        fake_discord: FakeDiscord, tmp_path, drawn: list[Any], locale: str, game: str) -> None:
-    fake = fake_discord
+        fake: FakeDiscord, general: FakeChannel, tmp_path: Path, drawn: list[Any], locale: str,
+        game: str) -> None:
     fake.world.guild.preferred_locale = locale
     game_id, command, players = GAMES[game]
     users = users_in(fake, locale, players)
     if game == "jazz":  # one player's DMs are closed: their hand is under My hand
         users[-1].dms_closed = True
-    general = fake.channel("general")
     bot_ = await make_bot(tmp_path / "db.sqlite",
                           extensions={"cogs.help": None, f"cogs.{game_id}": game_id,
                                       "cogs.leaderboard": None, "cogs.stats": None,
@@ -196,80 +196,70 @@ async def test_a_whole_game_with_every_client_in_one_language(
     fake.assert_no_violations()
 
 
-async def test_each_reader_gets_their_own_language(fake_discord: FakeDiscord,
-                                                   tmp_path) -> None:
+async def test_each_reader_gets_their_own_language(
+        fake: FakeDiscord, general: FakeChannel, run_bot: MakeBot) -> None:
     """A Swedish server: the lobby and table are Swedish; a Russian player's answers and
     DMs are Russian, an English player's English."""
-    fake = fake_discord
     fake.world.guild.preferred_locale = "sv-SE"
     sven = fake.add_user("sven", locale="sv-SE")
     ivan = fake.add_user("ivan", locale="ru")
     emma = fake.add_user("emma", locale="en-GB")
-    general = fake.channel("general")
-    bot_ = await make_bot(tmp_path / "db.sqlite", extensions={"cogs.jazz": "jazz"})
-    async with fake.running(bot_):
-        start = await fake.slash(emma, general, "jazz start")
-        await start.wait_answered()
-        assert "table is open" in start.text()  # the opener's answer: English
-        lobby = fake.find_message(general, custom_id_prefix="ct:lobby:")
-        assert lobby is not None
-        assert english_words(lobby.text()) == set()  # the public lobby: Swedish
-        assert "Gå med" in lobby.text() or "Anslut" in lobby.text(), lobby.text()
-        for user in (sven, ivan):
-            lobby, join = component_id(fake, general, "ct:lobby:", "join")
-            await (await fake.click(user, lobby, join)).wait_answered()
-        lobby, begin = component_id(fake, general, "ct:lobby:", "start")
-        await (await fake.click(emma, lobby, begin)).wait_answered()
-        await fake.settle()
-        table = fake.find_message(general, custom_id_prefix="ct:hand:")
-        assert table is not None and english_words(table.text()) == set()
-        ivan_dm = fake.messages(ivan)
-        assert ivan_dm and cyrillic_share(ivan_dm[-1].text()) > 0.9
-        emma_dm = fake.messages(emma)
-        assert emma_dm and english_words(emma_dm[-1].text())  # English prose
-        sven_dm = fake.messages(sven)
-        assert sven_dm and english_words(sven_dm[-1].text()) == set()
+    await run_bot(extensions={"cogs.jazz": "jazz"})
+    start = await fake.slash(emma, general, "jazz start")
+    await start.wait_answered()
+    assert "table is open" in start.text()  # the opener's answer: English
+    lobby = fake.find_message(general, custom_id_prefix="ct:lobby:")
+    assert lobby is not None
+    assert english_words(lobby.text()) == set()  # the public lobby: Swedish
+    assert "Gå med" in lobby.text() or "Anslut" in lobby.text(), lobby.text()
+    for user in (sven, ivan):
+        lobby, join = component_id(fake, general, "ct:lobby:", "join")
+        await (await fake.click(user, lobby, join)).wait_answered()
+    lobby, begin = component_id(fake, general, "ct:lobby:", "start")
+    await (await fake.click(emma, lobby, begin)).wait_answered()
+    await fake.settle()
+    table = fake.find_message(general, custom_id_prefix="ct:hand:")
+    assert table is not None and english_words(table.text()) == set()
+    ivan_dm = fake.messages(ivan)
+    assert ivan_dm and cyrillic_share(ivan_dm[-1].text()) > 0.9
+    emma_dm = fake.messages(emma)
+    assert emma_dm and english_words(emma_dm[-1].text())  # English prose
+    sven_dm = fake.messages(sven)
+    assert sven_dm and english_words(sven_dm[-1].text()) == set()
     fake.assert_no_violations()
 
 
-async def test_the_language_option_overrides_the_server(fake_discord: FakeDiscord,
-                                                        tmp_path) -> None:
-    fake = fake_discord
+async def test_the_language_option_overrides_the_server(
+        fake: FakeDiscord, general: FakeChannel, run_bot: MakeBot) -> None:
     ann = fake.add_user("ann")  # en-US, in an en-US server
-    general = fake.channel("general")
-    bot_ = await make_bot(tmp_path / "db.sqlite", extensions={"cogs.jacko": "jacko"})
-    async with fake.running(bot_):
-        await (await fake.slash(ann, general, "jacko start", language="ru")).wait_answered()
-        lobby = fake.find_message(general, custom_id_prefix="ct:lobby:")
-        assert lobby is not None and cyrillic_share(lobby.text()) > 0.9
+    await run_bot(extensions={"cogs.jacko": "jacko"})
+    await (await fake.slash(ann, general, "jacko start", language="ru")).wait_answered()
+    lobby = fake.find_message(general, custom_id_prefix="ct:lobby:")
+    assert lobby is not None and cyrillic_share(lobby.text()) > 0.9
     fake.assert_no_violations()
 
 
 @pytest.mark.parametrize("locale", LOCALES)
-async def test_help_and_rules_answer_in_the_clients_language(fake_discord: FakeDiscord,
-                                                            tmp_path, locale: str) -> None:
-    fake = fake_discord
+async def test_help_and_rules_answer_in_the_clients_language(
+        fake: FakeDiscord, general: FakeChannel, run_bot: MakeBot, locale: str) -> None:
     user = fake.add_user("ann", locale=locale)
-    general = fake.channel("general")
-    bot_ = await make_bot(tmp_path / "db.sqlite")
-    async with fake.running(bot_):
-        for command in ("help", "jazz rules", "jacko rules", "californiajack rules",
-                        "attackjack rules"):
-            ix = await fake.slash(user, general, command)
-            await ix.wait_answered()
-            assert len(ix.text()) > 200, (command, ix.text())
-            assert_speaks(locale, [ix.text()], f"/{command}")
-        english = fake.add_user("emma")
-        ix = await fake.slash(english, general, "jazz rules")
+    await run_bot()
+    for command in ("help", "jazz rules", "jacko rules", "californiajack rules",
+                    "attackjack rules"):
+        ix = await fake.slash(user, general, command)
         await ix.wait_answered()
-        assert english_words(ix.text())  # the same command, to an English client
+        assert len(ix.text()) > 200, (command, ix.text())
+        assert_speaks(locale, [ix.text()], f"/{command}")
+    english = fake.add_user("emma")
+    ix = await fake.slash(english, general, "jazz rules")
+    await ix.wait_answered()
+    assert english_words(ix.text())  # the same command, to an English client
     fake.assert_no_violations()
 
 
 async def test_registered_commands_carry_swedish_danish_and_russian(
-        fake_discord: FakeDiscord, tmp_path) -> None:
-    fake = fake_discord
-    bot_ = await make_bot(tmp_path / "db.sqlite")
+        fake: FakeDiscord, new_bot: MakeBot) -> None:
+    bot_ = await new_bot()
     async with fake.running(bot_):
         commands = fake.world.commands[None]
     assert commands

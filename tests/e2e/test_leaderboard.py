@@ -8,13 +8,10 @@ the test does not lean on ``bot.storage.ratings`` or the storage queries it chec
 
 from __future__ import annotations
 
-import contextlib
 import random
 import re
-from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
-from pathlib import Path
+from datetime import timedelta
 from typing import Any
 
 import discord
@@ -22,42 +19,19 @@ import pytest
 from openskill.models import PlackettLuce
 
 from bot.app.client import CardTableBot
-from bot.storage import FinishedGame, SeatResult
+from bot.storage import FinishedGame
 from bot.ui.pages import Page, nav_view
 from cogs.leaderboard import BOARD_TEMPLATE, CHIPS_TEMPLATE, board_id, chips_id
-from engine.registry import spec
-from testkit.clock import ManualClock
+from testkit.bots import Bots
 from testkit.fakediscord import FakeDiscord, FakeMessage, FakeUser
-from testkit.harness import make_bot
+from testkit.results import T0, Seat, finished
 
-EXTENSIONS: dict[str, str | None] = {"cogs.leaderboard": None, "cogs.stats": None,
-                                     "cogs.history": None}
 OTHER_GUILD = 4242
-T0 = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
 LINE = re.compile(r"^\*\*(\d+)\.\*\* (.+?) — \*\*(-?\d+\.\d)\*\*( \*\(provisional\)\*)? · "
                   r"(\d+) games? · (\d+) wins? \((\d+)%\) · ([+-]\d+) points( ⬅️ you)?$")
-Seat = tuple[int | None, str, int]  # user id (None: an AI seat), name, points
 
 
 # ------------------------------------------------------------------ seeding and expectations
-
-
-def record_of(game: str, players: int) -> dict[str, Any]:
-    return {"format": "cardtable-record/1", "game": game, "players": players, "options": {},
-            "first_dealer": 0, "deals": []}
-
-
-def finished(guild: int, channel: int, seats: list[Seat], *, game: str = "jazz",
-             completed: bool = True, chips: list[int] | None = None, when: datetime = T0
-             ) -> FinishedGame:
-    totals = [points for _, _, points in seats]
-    results = []
-    for index, (user_id, name, points) in enumerate(seats):
-        place = sum(1 for other in totals if other > points)  # as Game.ranking() gives
-        results.append(SeatResult(index, user_id, name, points, place, place == 0,
-                                  chips[index] if chips else 0))
-    return FinishedGame(guild, channel, game, when - timedelta(minutes=30), when, completed,
-                        record_of(game, len(seats)), results, stakes=spec(game).chips)
 
 
 @dataclass
@@ -150,60 +124,6 @@ def button(message: FakeMessage, label: str) -> dict[str, Any]:
 
 def footer(message: FakeMessage) -> str:
     return message.embeds[0]["footer"]["text"]
-
-
-class Bots:
-    """Every bot a test makes, on one database file; their stores are closed at teardown
-    (aiosqlite's worker thread is not a daemon: an open store keeps pytest from exiting)."""
-
-    def __init__(self, fake: FakeDiscord, path: Path,
-                 extensions: dict[str, str | None] | None = None):
-        self.fake, self.path = fake, path
-        self.extensions = EXTENSIONS if extensions is None else extensions
-        self.made: list[CardTableBot] = []
-
-    async def new(self, clock: ManualClock | None = None) -> CardTableBot:
-        bot = await make_bot(self.path, extensions=self.extensions, clock=clock)
-        self.made.append(bot)
-        return bot
-
-    async def crash(self, bot: CardTableBot) -> None:
-        """Stop ``bot`` as a crash would: the socket dies, its tasks with the process."""
-        await self.fake.kill(bot)
-        assert bot.croupier is not None and bot.store is not None
-        await bot.croupier.close()
-        await bot.store.close()
-        await self.fake.wait_for(lambda: not self.fake.gateway.live_sessions)
-
-    async def restart(self, bot: CardTableBot, clock: ManualClock | None = None
-                      ) -> CardTableBot:
-        """Crash ``bot`` and connect a new one to the same database."""
-        await self.crash(bot)
-        fresh = await self.new(clock)
-        await self.fake.start_bot(fresh)
-        return fresh
-
-    async def close(self) -> None:
-        for bot in self.made:
-            await self.fake.stop_bot(bot)
-            if bot.store is not None:
-                await bot.store.close()
-
-
-@contextlib.asynccontextmanager
-async def bots_on(fake: FakeDiscord, path: Path,
-                  extensions: dict[str, str | None] | None = None) -> AsyncIterator[Bots]:
-    made = Bots(fake, path, extensions)
-    try:
-        yield made
-    finally:
-        await made.close()
-
-
-@pytest.fixture
-async def bots(fake_discord: FakeDiscord, tmp_path: Path) -> AsyncIterator[Bots]:
-    async with bots_on(fake_discord, tmp_path / "db.sqlite") as made:
-        yield made
 
 
 @dataclass
@@ -367,11 +287,10 @@ async def test_an_empty_board_says_so_and_has_no_page_buttons(club: Club) -> Non
 # ------------------------------------------------------------------ what counts
 
 
-async def test_the_footer_states_what_storage_counts(fake_discord: FakeDiscord, bots: Bots) -> None:
+async def test_the_footer_states_what_storage_counts(
+        fake: FakeDiscord, alice: FakeUser, bob: FakeUser, bots: Bots) -> None:
     """A game with AI seats counts for the humans (games, wins, points) but changes no
     rating, and a stopped game counts for nothing: the footer says so."""
-    fake = fake_discord
-    alice, bob = fake.add_user("alice"), fake.add_user("bob")
     general, guild = fake.channel("general"), fake.world.guild.id
     bot = await bots.new()
     assert bot.store is not None
@@ -397,8 +316,7 @@ async def test_the_footer_states_what_storage_counts(fake_discord: FakeDiscord, 
 # ------------------------------------------------------------------ chips
 
 
-async def test_chips_board_and_balances(fake_discord: FakeDiscord, bots: Bots) -> None:
-    fake = fake_discord
+async def test_chips_board_and_balances(fake: FakeDiscord, bots: Bots) -> None:
     alice, bob, dee = (fake.add_user(n) for n in ("alice", "bob", "dee"))
     general, guild = fake.channel("general"), fake.world.guild.id
     bot = await bots.new()
@@ -480,10 +398,8 @@ async def test_stats_of_a_player_per_game(club: Club) -> None:
 # ------------------------------------------------------------------ limits and ids
 
 
-async def test_long_and_odd_names_stay_within_discord_limits(fake_discord: FakeDiscord,
-                                                             bots: Bots) -> None:
-    fake = fake_discord
-    alice = fake.add_user("alice")
+async def test_long_and_odd_names_stay_within_discord_limits(
+        fake: FakeDiscord, alice: FakeUser, bots: Bots) -> None:
     general, guild = fake.channel("general"), fake.world.guild.id
     bot = await bots.new()
     assert bot.store is not None

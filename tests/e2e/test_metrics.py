@@ -8,8 +8,8 @@ import re
 
 import aiohttp
 
-from testkit.harness import GameDriver, idle, make_bot
-from tests.e2e.test_jazz_e2e import JAZZ_ONLY, start_jazz
+from testkit.harness import GameDriver, idle
+from testkit.tables import JAZZ_ONLY, start_jazz
 
 
 def metric(text: str, name: str) -> float:
@@ -18,11 +18,8 @@ def metric(text: str, name: str) -> float:
     return float(found.group(1))
 
 
-async def test_metrics_count_moves_clicks_answers_and_tables(fake_discord, tmp_path):
-    fake = fake_discord
-    users = [fake.add_user(n) for n in ("alice", "bob", "cy")]
-    general = fake.channel("general")
-    bot = await make_bot(tmp_path / "db.sqlite", extensions=JAZZ_ONLY)
+async def test_metrics_count_moves_clicks_answers_and_tables(fake, users, general, new_bot):
+    bot = await new_bot(extensions=JAZZ_ONLY)
     bot.settings = dataclasses.replace(bot.settings, health_port=0)  # any free port
     async with fake.running(bot), aiohttp.ClientSession() as http:
         assert bot.health is not None

@@ -12,7 +12,7 @@ from PIL import Image
 
 from testkit.fakediscord import FakeDiscord, FakeMessage
 from testkit.harness import FAST, GameDriver, idle, is_move, make_bot, table_message
-from tests.e2e.test_jazz_e2e import recorded_actions
+from testkit.tables import recorded_actions
 
 GAMES = [("jazz", "jazz", 3), ("jacko", "jacko", 2), ("california_jack", "californiajack", 2)]
 LIMIT = 300 * 1024  # what the issue allows a picture; ours are ~20 KB
@@ -46,11 +46,9 @@ def live_hands(fake: FakeDiscord, users) -> list[FakeMessage]:
 
 @pytest.mark.parametrize(("game_id", "command", "players"), GAMES)
 async def test_the_table_and_each_live_hand_carry_a_picture_that_follows_the_game(
-        fake_discord, tmp_path, game_id, command, players):
-    fake = fake_discord
+        fake, general, game_id, command, players, new_bot):
     users = [fake.add_user(n) for n in ("alice", "bob", "cy")[:players]]
-    general = fake.channel("general")
-    bot = await make_bot(tmp_path / "db.sqlite", extensions={f"cogs.{game_id}": game_id})
+    bot = await new_bot(extensions={f"cogs.{game_id}": game_id})
     async with fake.running(bot):
         await open_table(fake, users, general, command)
         await idle(bot)
@@ -77,41 +75,35 @@ async def test_the_table_and_each_live_hand_carry_a_picture_that_follows_the_gam
                 picture(fake, version)
 
 
-async def test_pictures_can_be_turned_off_at_start(fake_discord, tmp_path):
-    fake = fake_discord
+async def test_pictures_can_be_turned_off_at_start(fake, general, run_bot):
     users = [fake.add_user(n) for n in ("alice", "bob")]
-    general = fake.channel("general")
-    bot = await make_bot(tmp_path / "db.sqlite", extensions={"cogs.jacko": "jacko"})
-    async with fake.running(bot):
-        await open_table(fake, users, general, "jacko", images=False)
-        driver = GameDriver(fake, bot, general, users, random.Random(1))
-        for _ in range(3):
-            assert await driver.play_one()
-        await idle(bot)
-        seen = [*general.messages, *(m for u in users for m in fake.messages(u))]
-        assert all(not v["attachments"] for m in seen for v in m.versions)
-        assert "Sum" in table_message(fake, general).text()  # the text is all there
+    bot = await run_bot(extensions={"cogs.jacko": "jacko"})
+    await open_table(fake, users, general, "jacko", images=False)
+    driver = GameDriver(fake, bot, general, users, random.Random(1))
+    for _ in range(3):
+        assert await driver.play_one()
+    await idle(bot)
+    seen = [*general.messages, *(m for u in users for m in fake.messages(u))]
+    assert all(not v["attachments"] for m in seen for v in m.versions)
+    assert "Sum" in table_message(fake, general).text()  # the text is all there
 
 
 async def test_without_attach_files_the_table_opens_without_pictures_and_says_so(
-        fake_discord, tmp_path):
-    fake = fake_discord
+        fake, general, run_bot):
     users = [fake.add_user(n) for n in ("alice", "bob")]
-    general = fake.channel("general")
     fake.set_bot_permissions(general, attach_files=False)
-    bot = await make_bot(tmp_path / "db.sqlite", extensions={"cogs.jacko": "jacko"})
-    async with fake.running(bot):
-        ix = await fake.slash(users[0], general, "jacko start")
-        await ix.wait_answered()
-        assert "Attach Files" in ix.text()
-        lobby = fake.find_message(general, label="Join")
-        await (await fake.click(users[1], lobby, label="Join")).wait_answered()
-        await (await fake.click(users[0], lobby, label="Start")).wait_answered()
-        driver = GameDriver(fake, bot, general, users, random.Random(1))
-        assert await driver.play_one()
-        await idle(bot)
-        assert not any(c.code == 50013 for c in fake.errors)  # nothing refused
-        assert all(not v["attachments"] for m in general.messages for v in m.versions)
+    bot = await run_bot(extensions={"cogs.jacko": "jacko"})
+    ix = await fake.slash(users[0], general, "jacko start")
+    await ix.wait_answered()
+    assert "Attach Files" in ix.text()
+    lobby = fake.find_message(general, label="Join")
+    await (await fake.click(users[1], lobby, label="Join")).wait_answered()
+    await (await fake.click(users[0], lobby, label="Start")).wait_answered()
+    driver = GameDriver(fake, bot, general, users, random.Random(1))
+    assert await driver.play_one()
+    await idle(bot)
+    assert not any(c.code == 50013 for c in fake.errors)  # nothing refused
+    assert all(not v["attachments"] for m in general.messages for v in m.versions)
 
 
 async def calls_of_a_game(fake: FakeDiscord, path, images: bool) -> list[str]:

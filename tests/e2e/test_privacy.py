@@ -11,23 +11,13 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import AsyncIterator
 from datetime import timedelta
-from pathlib import Path
 
-import pytest
-
-from testkit.fakediscord import FakeDiscord
-from tests.e2e.test_history import listed_ids, option_values
-from tests.e2e.test_leaderboard import T0, Bots, bots_on, finished
+from testkit.bots import Bots
+from testkit.fakediscord import FakeChannel, FakeDiscord
+from testkit.results import T0, finished, listed_ids, option_values
 
 REFUSED = "channel you cannot see"
-
-
-@pytest.fixture
-async def bots(fake_discord: FakeDiscord, tmp_path: Path) -> AsyncIterator[Bots]:
-    async with bots_on(fake_discord, tmp_path / "db.sqlite") as made:
-        yield made
 
 
 def private_world(fake: FakeDiscord):
@@ -53,10 +43,8 @@ def bot_guild(bot) -> int:
 
 
 async def test_history_and_records_of_a_private_channel_only_for_those_who_see_it(
-        fake_discord: FakeDiscord, bots: Bots):
-    fake = fake_discord
+        fake: FakeDiscord, general: FakeChannel, bots: Bots):
     alice, bob, zed, secret, thread = private_world(fake)
-    general = fake.channel("general")
     bot = await bots.new()
     async with fake.running(bot):
         public = await record(bot, general, alice, bob, T0)
@@ -85,10 +73,8 @@ async def test_history_and_records_of_a_private_channel_only_for_those_who_see_i
 
 
 async def test_invisible_games_in_between_leave_every_page_full(
-        fake_discord: FakeDiscord, bots: Bots):
-    fake = fake_discord
+        fake: FakeDiscord, general: FakeChannel, bots: Bots):
     alice, bob, zed, secret, _ = private_world(fake)
-    general = fake.channel("general")
     bot = await bots.new()
     rng = random.Random(3)
     async with fake.running(bot):
@@ -114,10 +100,8 @@ async def test_invisible_games_in_between_leave_every_page_full(
 
 
 async def test_results_commands_on_a_slow_database_answer_in_time(
-        fake_discord: FakeDiscord, bots: Bots, monkeypatch):
-    fake = fake_discord
+        fake: FakeDiscord, general: FakeChannel, bots: Bots, monkeypatch):
     alice, bob, *_ = private_world(fake)
-    general = fake.channel("general")
     bot = await bots.new()
     async with fake.running(bot):
         for n in range(12):

@@ -10,9 +10,7 @@ button offered only when an older game the member may see exists.
 from __future__ import annotations
 
 import sys
-from collections.abc import AsyncIterator
 from datetime import timedelta
-from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, cast
 
@@ -21,17 +19,11 @@ import pytest
 
 from bot.storage import GameSummary, SeatResult
 from cogs.history import may_see
+from testkit.bots import Bots
 from testkit.fakediscord import FakeDiscord, FakeDiscordError, FakeMessage, FakeUser
-from tests.e2e.test_history import listed_ids
-from tests.e2e.test_leaderboard import T0, Bots, bots_on, finished
+from testkit.results import T0, finished, listed_ids
 
 REFUSED = "channel you cannot see"
-
-
-@pytest.fixture
-async def bots(fake_discord: FakeDiscord, tmp_path: Path) -> AsyncIterator[Bots]:
-    async with bots_on(fake_discord, tmp_path / "db.sqlite") as made:
-        yield made
 
 
 async def record(bot: Any, channel_id: int, alice: FakeUser, bob: FakeUser,
@@ -95,9 +87,7 @@ async def test_a_private_thread_shows_to_its_players_and_thread_managers_only(
 
 
 async def test_a_game_whose_channel_is_gone_is_shown_to_nobody(
-        fake_discord: FakeDiscord, bots: Bots) -> None:
-    fake = fake_discord
-    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+        fake: FakeDiscord, alice: FakeUser, bob: FakeUser, bots: Bots) -> None:
     bot = await bots.new()
     async with fake.running(bot):
         public = await record(bot, fake.channel("general").id, alice, bob, 0)
@@ -109,8 +99,7 @@ async def test_a_game_whose_channel_is_gone_is_shown_to_nobody(
 
 
 async def test_older_is_offered_only_when_an_older_game_they_may_see_exists(
-        fake_discord: FakeDiscord, bots: Bots) -> None:
-    fake = fake_discord
+        fake: FakeDiscord, bots: Bots) -> None:
     alice, bob, zed = (fake.add_user(n) for n in ("alice", "bob", "zed"))
     secret = fake.world.add_channel("secret", private_to=[alice, bob])
     bot = await bots.new()
@@ -127,8 +116,7 @@ async def test_older_is_offered_only_when_an_older_game_they_may_see_exists(
 
 
 async def test_the_scan_bound_cuts_a_page_short_and_older_goes_on_from_there(
-        fake_discord: FakeDiscord, bots: Bots, monkeypatch: pytest.MonkeyPatch) -> None:
-    fake = fake_discord
+        fake: FakeDiscord, bots: Bots, monkeypatch: pytest.MonkeyPatch) -> None:
     alice, bob, zed = (fake.add_user(n) for n in ("alice", "bob", "zed"))
     secret = fake.world.add_channel("secret", private_to=[alice, bob])
     bot = await bots.new()
@@ -179,9 +167,8 @@ def test_in_a_dm_only_the_askers_own_games_count() -> None:
     assert not may_see(in_dm(1), summary(None, 2, channel_id=900))  # not even "this channel"
 
 
-async def test_history_is_not_offered_in_a_dm(fake_discord: FakeDiscord, bots: Bots) -> None:
-    fake = fake_discord
-    alice = fake.add_user("alice")
+async def test_history_is_not_offered_in_a_dm(
+        fake: FakeDiscord, alice: FakeUser, bots: Bots) -> None:
     async with fake.running(await bots.new()):
         with pytest.raises(FakeDiscordError, match="history"):
             await fake.slash(alice, fake.dm(alice), "history")

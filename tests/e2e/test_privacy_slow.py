@@ -12,27 +12,19 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import AsyncIterator
 from datetime import timedelta
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from bot.storage import Store
-from testkit.fakediscord import FakeDiscord, FakeMessage
+from testkit.bots import Bots
+from testkit.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
 from testkit.fakediscord.interactions import Interaction
-from tests.e2e.test_history import option_values
-from tests.e2e.test_leaderboard import T0, Bots, bots_on, finished
+from testkit.results import T0, finished, option_values
 
 SLOW = 2.6  # seconds: past the watchdog's 2.2
 TROUBLE = "could not read the scores just now"
-
-
-@pytest.fixture
-async def bots(fake_discord: FakeDiscord, tmp_path: Path) -> AsyncIterator[Bots]:
-    async with bots_on(fake_discord, tmp_path / "db.sqlite") as made:
-        yield made
 
 
 def make_slow(monkeypatch: pytest.MonkeyPatch, store: Store, name: str, *,
@@ -71,8 +63,7 @@ async def seed(bot: Any, channel: int, guild: int) -> None:
 
 
 async def test_a_failing_database_is_reported_after_the_deferral(
-        fake_discord: FakeDiscord, bots: Bots, monkeypatch: pytest.MonkeyPatch) -> None:
-    fake = fake_discord
+        fake: FakeDiscord, bots: Bots, monkeypatch: pytest.MonkeyPatch) -> None:
     alice, general = fake.add_user("alice"), fake.channel("general")
     bot = await bots.new()
     async with fake.running(bot):
@@ -92,10 +83,8 @@ async def test_a_failing_database_is_reported_after_the_deferral(
 
 
 async def test_slow_buttons_and_downloads_are_deferred_then_answered(
-        fake_discord: FakeDiscord, bots: Bots, monkeypatch: pytest.MonkeyPatch) -> None:
-    fake = fake_discord
-    alice, bob = fake.add_user("alice"), fake.add_user("bob")
-    general = fake.channel("general")
+        fake: FakeDiscord, alice: FakeUser, bob: FakeUser, general: FakeChannel, bots: Bots,
+        monkeypatch: pytest.MonkeyPatch) -> None:
     bot = await bots.new()
     async with fake.running(bot):
         assert bot.store is not None

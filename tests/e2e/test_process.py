@@ -13,22 +13,22 @@ from __future__ import annotations
 
 import asyncio
 import random
-import re
 import signal
-from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass
+from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import discord
-import pytest
 
-from testkit.fakediscord import FakeDiscord
+from testkit.fakediscord import FakeChannel, FakeDiscord
 from testkit.processes import (
     LAUNCHER,
+    NEEDED,
+    READY,
     START_TIMEOUT,
     BotProcess,
     Players,
+    isolated_env,
     live_table,
     open_jazz,
     played,
@@ -38,7 +38,6 @@ from testkit.processes import (
 
 STOP_TIMEOUT = 10.0  # a stop with nothing stuck takes well under a second
 CALLBACK = "POST /interactions/{interaction_id}/{token}/callback"
-READY = re.compile(r"(\S+) is ready in (\d+) servers?; invite link: (\S+)")
 # Where the event loop has no signal handlers (Windows), as there, to test the fallback.
 WITHOUT_LOOP_SIGNALS = """
 import asyncio
@@ -66,41 +65,8 @@ async def slow_set_up(self):
 bot.app.client.CardTableBot.setup_hook = slow_set_up
 """ + LAUNCHER
 
-# What the invite link must ask for (the permissions of the bot's role on the fake).
-NEEDED = discord.Permissions(
-    view_channel=True, send_messages=True, send_messages_in_threads=True, embed_links=True,
-    attach_files=True, read_message_history=True, use_external_emojis=True,
-    add_reactions=True)
-
 
 # ------------------------------------------------------------------ helpers
-
-
-def isolated_env(fake: FakeDiscord, database: Path, **changes: str) -> dict[str, str]:
-    """The fake's subprocess environment, without a DEV_GUILD_ID of the caller's."""
-    return fake.subprocess_env() | {"DATABASE_PATH": str(database), "DEV_GUILD_ID": "",
-                                    "LOG_LEVEL": "INFO"} | changes
-
-
-@dataclass
-class Exited:
-    status: int
-    stderr: str
-
-
-async def run_to_exit(fake: FakeDiscord, cwd: Path, **env: str) -> Exited:
-    """``python -m bot`` on the fake with ``env`` changes, until it exits by itself."""
-    proc = await asyncio.create_subprocess_exec(
-        *fake.subprocess_command("bot"), env=isolated_env(fake, cwd / "bot.db", **env),
-        cwd=cwd, stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE)
-    try:
-        _, err = await asyncio.wait_for(proc.communicate(), START_TIMEOUT)
-    finally:
-        if proc.returncode is None:
-            proc.kill()
-            await proc.wait()
-    assert proc.returncode is not None
-    return Exited(proc.returncode, err.decode(errors="replace"))
 
 
 def signal_to(process: BotProcess, sig: signal.Signals) -> None:
@@ -132,35 +98,14 @@ def starts(process: BotProcess) -> list[str]:
     return process.log.read_text(errors="replace").split("---- start ")[1:]
 
 
-@pytest.fixture
-async def bot_processes(fake_discord: FakeDiscord, tmp_path: Path
-                        ) -> AsyncIterator[Callable[[str], BotProcess]]:
-    """``make(launcher_source)`` → a BotProcess (stopped with SIGKILL at teardown)."""
-    made: list[BotProcess] = []
-
-    def make(source: str = LAUNCHER) -> BotProcess:
-        launcher = tmp_path / f"launch_{len(made)}.py"
-        launcher.write_text(source)
-        made.append(BotProcess(fake_discord, tmp_path / "data" / "cardtable.db", launcher,
-                               tmp_path / f"bot_{len(made)}.log"))
-        return made[-1]
-
-    try:
-        yield make
-    finally:
-        for process in made:
-            await process.stop()
-
-
 # ------------------------------------------------------------------ tests
 
 
 async def test_sigterm_mid_game_saves_every_move_in_flight_and_a_new_process_plays_on(
-        fake_discord: FakeDiscord, bot_processes: Callable[[str], BotProcess]) -> None:
-    fake = fake_discord
+        fake: FakeDiscord, general: FakeChannel,
+        bot_processes: Callable[[str], BotProcess]) -> None:
     process = bot_processes(LAUNCHER)
     users = [fake.add_user(name) for name in ("alice", "bob", "cy")]
-    general = fake.channel("general")
     await process.start()
     await open_jazz(fake, general, users)
     players = Players(fake, general, users, random.Random(3))
@@ -216,8 +161,7 @@ async def test_sigterm_mid_game_saves_every_move_in_flight_and_a_new_process_pla
 
 
 async def test_the_log_has_one_ready_line_and_no_voice_warnings_and_sigint_stops_it(
-        fake_discord: FakeDiscord, bot_processes: Callable[[str], BotProcess]) -> None:
-    fake = fake_discord
+        fake: FakeDiscord, bot_processes: Callable[[str], BotProcess]) -> None:
     process = bot_processes(LAUNCHER)
     await process.start()
     await fake.wait_for(lambda: READY.search(process.log.read_text()), timeout=5)
@@ -236,8 +180,7 @@ async def test_the_log_has_one_ready_line_and_no_voice_warnings_and_sigint_stops
 
 
 async def test_ctrl_c_without_loop_signal_handlers_still_closes_the_bot(
-        fake_discord: FakeDiscord, bot_processes: Callable[[str], BotProcess]) -> None:
-    fake = fake_discord
+        fake: FakeDiscord, bot_processes: Callable[[str], BotProcess]) -> None:
     process = bot_processes(WITHOUT_LOOP_SIGNALS)
     await process.start()
     await fake.wait_for(lambda: READY.search(process.log.read_text()), timeout=5)
@@ -250,8 +193,7 @@ async def test_ctrl_c_without_loop_signal_handlers_still_closes_the_bot(
 
 
 async def test_a_stop_during_the_start_up_lets_it_finish_then_closes_without_connecting(
-        fake_discord: FakeDiscord, tmp_path: Path) -> None:
-    fake = fake_discord
+        fake: FakeDiscord, tmp_path: Path) -> None:
     launcher = tmp_path / "slow.py"
     launcher.write_text(SLOW_SET_UP)
     proc = await asyncio.create_subprocess_exec(

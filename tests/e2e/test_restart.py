@@ -22,13 +22,13 @@ import logging
 import random
 import re
 import sqlite3
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from engine.records import restore
+from testkit.bots import EXTENSIONS, Bots
 from testkit.clock import ManualClock
 from testkit.fakediscord import (
     FakeChannel,
@@ -38,7 +38,6 @@ from testkit.fakediscord import (
 )
 from testkit.harness import menu_choices
 from testkit.processes import (
-    LAUNCHER,
     MOVE_PREFIXES,
     BotProcess,
     Players,
@@ -51,31 +50,15 @@ from testkit.processes import (
     step_of,
     stored_game,
 )
-from tests.e2e.test_history import replay_cli
-from tests.e2e.test_leaderboard import EXTENSIONS, Bots, bots_on
+from testkit.results import replay_cli
 
 WITH_JAZZ: dict[str, str | None] = {**EXTENSIONS, "cogs.jazz": "jazz"}
 
 
 @pytest.fixture
-async def bot_process(fake_discord: FakeDiscord, tmp_path: Path) -> AsyncIterator[BotProcess]:
-    launcher = tmp_path / "launch_bot.py"
-    launcher.write_text(LAUNCHER)
-    process = BotProcess(fake_discord, tmp_path / "data" / "cardtable.db", launcher,
-                         tmp_path / "bot.log")
-    try:
-        yield process
-    finally:
-        await process.stop()
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-async def any_bot_process(request: pytest.FixtureRequest, bot_process: BotProcess
-                          ) -> BotProcess:
-    """``bot_process`` on SQLite, and on a fresh database of a real PostgreSQL server."""
-    if request.param == "postgres":
-        bot_process.url = request.getfixturevalue("postgres_url")
-    return bot_process
+def bot_extensions() -> dict[str, str | None]:
+    """The ``bots`` of this module play Jazz too."""
+    return WITH_JAZZ
 
 
 def announced(final: FakeMessage) -> tuple[dict[str, int], set[str]]:
@@ -260,12 +243,6 @@ def write(path: Path, sql: str, params: tuple[Any, ...]) -> None:
         conn.close()
 
 
-@pytest.fixture
-async def bots(fake_discord: FakeDiscord, tmp_path: Path) -> AsyncIterator[Bots]:
-    async with bots_on(fake_discord, tmp_path / "db.sqlite", WITH_JAZZ) as made:
-        yield made
-
-
 async def double_click(fake: FakeDiscord, players: Players) -> tuple[Interaction, Interaction]:
     """The player to act picks the same card in their DM and, at the same moment, in the
     menu under My hand (two devices): both clicks reach the bot together."""
@@ -292,8 +269,7 @@ async def double_click(fake: FakeDiscord, players: Players) -> tuple[Interaction
 
 
 async def test_many_tables_restart_with_corrupt_rows_reported_and_the_rest_finished(
-        fake_discord: FakeDiscord, bots: Bots, caplog: pytest.LogCaptureFixture) -> None:
-    fake = fake_discord
+        fake: FakeDiscord, bots: Bots, caplog: pytest.LogCaptureFixture) -> None:
     world = fake.world
     channels = [world.general, world.games, world.add_channel("lounge"),
                 world.add_channel("den"), world.thread]
@@ -368,12 +344,9 @@ async def test_many_tables_restart_with_corrupt_rows_reported_and_the_rest_finis
             assert len(p.moves) < 400, "a game does not end"
 
 
-async def test_turn_timers_resume_from_their_deadlines(fake_discord: FakeDiscord,
-                                                      bots: Bots) -> None:
-    fake = fake_discord
-    clock = ManualClock()
+async def test_turn_timers_resume_from_their_deadlines(
+        fake: FakeDiscord, general: FakeChannel, clock: ManualClock, bots: Bots) -> None:
     users = [fake.add_user(n) for n in ("alice", "bob", "cy")]
-    general = fake.channel("general")
     bot = await bots.new(clock)
     await fake.start_bot(bot)
     await open_jazz(fake, general, users, turn_timer="1m")  # a minute per move

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage.postgres_sessions import table_key
+from bot.storage.postgres_ownership import table_key
 from testkit.fakediscord import FakeChannel, FakeDiscord, FakeUser
 from testkit.processes import (
     LAUNCHER,

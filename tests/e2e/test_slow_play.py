@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from testkit.clock import ManualClock
-from testkit.harness import idle, make_bot, table_message
-from tests.e2e.test_clicks import actions_played, player_to_act
-from tests.e2e.test_jazz_e2e import JAZZ_ONLY, start_jazz
+from testkit.harness import idle, table_message
+from testkit.tables import JAZZ_ONLY, actions_played, player_to_act, start_jazz
 
 HOUR, DAY = 3600, 86400
 
@@ -14,46 +12,33 @@ def reminders(fake, user) -> int:
     return sum(1 for m in fake.messages(user) if "still your turn" in m.content)
 
 
-async def test_the_timer_is_typed_in_words_and_shown_in_words(fake_discord, tmp_path):
-    fake = fake_discord
-    alice = fake.add_user("alice")
-    general = fake.channel("general")
-    bot = await make_bot(tmp_path / "db.sqlite", extensions=JAZZ_ONLY)
-    async with fake.running(bot):
-        await (await fake.slash(alice, general, "jazz start", turn_timer="2h")).wait_answered()
-        lobby = fake.find_message(general, label="Join")
-        assert "Turn timer: 2 hours" in lobby.text()
-        assert bot.croupier.manager.in_channel(general.id).turn_timer == 2 * HOUR
+async def test_the_timer_is_typed_in_words_and_shown_in_words(fake, alice, general, run_bot):
+    bot = await run_bot(extensions=JAZZ_ONLY)
+    await (await fake.slash(alice, general, "jazz start", turn_timer="2h")).wait_answered()
+    lobby = fake.find_message(general, label="Join")
+    assert "Turn timer: 2 hours" in lobby.text()
+    assert bot.croupier.manager.in_channel(general.id).turn_timer == 2 * HOUR
 
 
-async def test_a_timer_that_cannot_be_read_is_refused_and_opens_nothing(fake_discord,
-                                                                        tmp_path):
-    fake = fake_discord
-    alice = fake.add_user("alice")
-    general = fake.channel("general")
-    bot = await make_bot(tmp_path / "db.sqlite", extensions=JAZZ_ONLY)
-    async with fake.running(bot):
-        ix = await fake.slash(alice, general, "jazz start", turn_timer="ten minutes please")
-        await ix.wait_answered()
-        assert ix.response.ephemeral
-        assert "`off`, `90`, `30m`, `2h`, `1d`" in ix.response.content
-        too_long = await fake.slash(alice, general, "jazz start", turn_timer="15d")
-        await too_long.wait_answered()
-        assert too_long.response.ephemeral
-        assert "between 1 minute and 14 days" in too_long.response.content
-        await fake.settle()
-        assert bot.croupier.manager.in_channel(general.id) is None
-        assert fake.messages(general) == []
+async def test_a_timer_that_cannot_be_read_is_refused_and_opens_nothing(
+        fake, alice, general, run_bot):
+    bot = await run_bot(extensions=JAZZ_ONLY)
+    ix = await fake.slash(alice, general, "jazz start", turn_timer="ten minutes please")
+    await ix.wait_answered()
+    assert ix.response.ephemeral
+    assert "`off`, `90`, `30m`, `2h`, `1d`" in ix.response.content
+    too_long = await fake.slash(alice, general, "jazz start", turn_timer="15d")
+    await too_long.wait_answered()
+    assert too_long.response.ephemeral
+    assert "between 1 minute and 14 days" in too_long.response.content
+    await fake.settle()
+    assert bot.croupier.manager.in_channel(general.id) is None
+    assert fake.messages(general) == []
 
 
 async def test_a_day_long_turn_reminds_twice_and_runs_out_after_a_day_across_a_restart(
-        fake_discord, tmp_path):
-    fake = fake_discord
-    users = [fake.add_user(n) for n in ("alice", "bob", "cy")]
-    general = fake.channel("general")
-    path, clock = tmp_path / "db.sqlite", ManualClock()
-    first = await make_bot(path, extensions=JAZZ_ONLY, clock=clock)
-    await fake.start_bot(first)
+        fake, users, general, clock, jazz_bot, run_bot):
+    first = jazz_bot
     await start_jazz(fake, general, users, turn_timer="1d")
     await idle(first)
     slow = player_to_act(fake, first, general, users)
@@ -64,8 +49,7 @@ async def test_a_day_long_turn_reminds_twice_and_runs_out_after_a_day_across_a_r
         if hour == 18:  # the bot goes down and comes back: the timer goes on from storage
             await fake.kill(first)
             await first.croupier.close()
-            bot = await make_bot(path, extensions=JAZZ_ONLY, clock=clock)
-            await fake.start_bot(bot)
+            bot = await run_bot(extensions=JAZZ_ONLY, clock=clock)
             await idle(bot)
         clock.advance(HOUR - (1 if hour == 24 else 0))
         await idle(bot)
@@ -74,37 +58,29 @@ async def test_a_day_long_turn_reminds_twice_and_runs_out_after_a_day_across_a_r
             clock.advance(1)
             await idle(bot)
         seen.append((hour, reminders(fake, slow), actions_played(bot, general)))
-    try:
-        expected = [(h, 0 if h < 12 else 1 if h < 23 else 2, played + (h == 24))
-                    for h in range(1, 25)]
-        assert seen == expected
-        assert "ran out of time" in table_message(fake, general).text()
-        assert player_to_act(fake, bot, general, users) != slow
-    finally:
-        await fake.stop_bot(bot)
-        await first.store.close()
+    expected = [(h, 0 if h < 12 else 1 if h < 23 else 2, played + (h == 24))
+                for h in range(1, 25)]
+    assert seen == expected
+    assert "ran out of time" in table_message(fake, general).text()
+    assert player_to_act(fake, bot, general, users) != slow
 
 
-async def test_with_the_timer_off_nobody_is_reminded_or_played_for(fake_discord, tmp_path):
-    fake = fake_discord
-    users = [fake.add_user(n) for n in ("alice", "bob", "cy")]
-    general = fake.channel("general")
-    clock = ManualClock()
-    bot = await make_bot(tmp_path / "db.sqlite", extensions=JAZZ_ONLY, clock=clock)
-    async with fake.running(bot):
-        lobby = await start_jazz(fake, general, users, turn_timer="off")
-        assert any("Turn timer: off" in text for text in lobby.all_texts())
+async def test_with_the_timer_off_nobody_is_reminded_or_played_for(
+        fake, users, general, jazz_bot, clock):
+    bot = jazz_bot
+    lobby = await start_jazz(fake, general, users, turn_timer="off")
+    assert any("Turn timer: off" in text for text in lobby.all_texts())
+    await idle(bot)
+    table = bot.croupier.manager.in_channel(general.id)
+    assert table.turn_timer == 0
+    assert table.turn_deadline is None and table.reminder_at is None
+    slow = player_to_act(fake, bot, general, users)
+    played, dms = actions_played(bot, general), len(fake.messages(slow))
+    channel_messages = len(fake.messages(general))
+    for _ in range(30):
+        clock.advance(DAY)
         await idle(bot)
-        table = bot.croupier.manager.in_channel(general.id)
-        assert table.turn_timer == 0
-        assert table.turn_deadline is None and table.reminder_at is None
-        slow = player_to_act(fake, bot, general, users)
-        played, dms = actions_played(bot, general), len(fake.messages(slow))
-        channel_messages = len(fake.messages(general))
-        for _ in range(30):
-            clock.advance(DAY)
-            await idle(bot)
-        assert actions_played(bot, general) == played
-        assert len(fake.messages(slow)) == dms and len(fake.messages(general)) == channel_messages
-        assert not bot.croupier.timers.pending(table.table_id)
-        assert "time runs out" not in table_message(fake, general).text()
+    assert actions_played(bot, general) == played
+    assert len(fake.messages(slow)) == dms and len(fake.messages(general)) == channel_messages
+    assert not bot.croupier.timers.pending(table.table_id)
+    assert "time runs out" not in table_message(fake, general).text()

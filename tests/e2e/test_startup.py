@@ -19,49 +19,41 @@ from discord.voice_client import VoiceClient
 from bot.app import client as client_module
 from bot.app import lifecycle
 from testkit.harness import make_bot
-from tests.e2e.test_commands import ALL
-from tests.e2e.test_process import NEEDED, READY, run_to_exit
+from testkit.processes import NEEDED, READY, run_to_exit
+from testkit.tables import ALL_GAMES
 
 
-async def test_commands_are_synced_once_and_again_only_after_a_change(fake_discord, tmp_path):
-    fake = fake_discord
-    path = tmp_path / "db.sqlite"
-    first = await make_bot(path, extensions=ALL)
+async def test_commands_are_synced_once_and_again_only_after_a_change(fake, new_bot):
+    first = await new_bot(extensions=ALL_GAMES)
     async with fake.running(first):
         assert first.synced and fake.syncs == 1
     names = {c["name"] for c in fake.world.commands[None]}
     assert names == {"help", "jazz", "jacko", "californiajack", "attackjack"}
-    again = await make_bot(path, extensions=ALL)
+    again = await new_bot(extensions=ALL_GAMES)
     async with fake.running(again):
         assert not again.synced and fake.syncs == 1  # same tree: no sync on this boot
-    fewer = await make_bot(path, extensions={"cogs.help": None, "cogs.jazz": "jazz"})
+    fewer = await new_bot(extensions={"cogs.help": None, "cogs.jazz": "jazz"})
     async with fake.running(fewer):
         assert fewer.synced and fake.syncs == 2
     assert {c["name"] for c in fake.world.commands[None]} == {"help", "jazz"}
 
 
-async def test_a_cog_whose_engine_is_missing_does_not_load(fake_discord, tmp_path, monkeypatch):
-    fake = fake_discord
+async def test_a_cog_whose_engine_is_missing_does_not_load(fake, monkeypatch, new_bot):
     monkeypatch.setattr(client_module, "available_games", lambda: ["jazz"])
-    bot = await make_bot(tmp_path / "db.sqlite", extensions=ALL)
+    bot = await new_bot(extensions=ALL_GAMES)
     async with fake.running(bot):
         assert set(bot.game_uis) == {"jazz"}
         assert "cogs.jacko" not in bot.extensions
     assert {c["name"] for c in fake.world.commands[None]} == {"help", "jazz"}
 
 
-async def test_the_default_extension_list_loads_every_landed_game(fake_discord, tmp_path):
-    fake = fake_discord
-    bot = await make_bot(tmp_path / "db.sqlite", extensions=None)
-    async with fake.running(bot):
-        assert set(bot.game_uis) == set(client_module.available_games())
-        assert bot.intents.value == bot.intents.default().value  # nothing privileged
+async def test_the_default_extension_list_loads_every_landed_game(fake, run_bot):
+    bot = await run_bot(extensions=None)
+    assert set(bot.game_uis) == set(client_module.available_games())
+    assert bot.intents.value == bot.intents.default().value  # nothing privileged
 
 
-async def test_python_m_bot_runs_a_table(fake_discord, tmp_path):
-    fake = fake_discord
-    alice = fake.add_user("alice")
-    general = fake.channel("general")
+async def test_python_m_bot_runs_a_table(fake, alice, general, tmp_path):
     env = fake.subprocess_env()
     env.update({"DATABASE_PATH": str(tmp_path / "bot.db"), "LOG_LEVEL": "WARNING"})
     proc = await asyncio.create_subprocess_exec(
@@ -139,9 +131,7 @@ async def test_python_m_bot_says_when_discord_has_a_server_error(fake_discord, t
     assert "discordstatus.com" in sentence and one_or_two_sentences(sentence)
 
 
-async def test_python_m_bot_without_the_commands_scope_says_how_to_invite_it(
-        fake_discord, tmp_path):
-    fake = fake_discord
+async def test_python_m_bot_without_the_commands_scope_says_how_to_invite_it(fake, tmp_path):
     guild = fake.world.guild.id
     # Discord's answer when the bot was invited without the applications.commands scope.
     fake.fail_next("PUT", "/applications/*/guilds/*/commands", 403, 50001,
@@ -170,7 +160,7 @@ def names(commands: list[dict[str, Any]] | None) -> set[str]:
 
 
 async def dev_bot(path, guild_id: int | None):
-    bot = await make_bot(path, extensions=ALL)
+    bot = await make_bot(path, extensions=ALL_GAMES)
     bot.settings = dataclasses.replace(bot.settings, dev_guild_id=guild_id)
     return bot
 
@@ -180,50 +170,45 @@ def guild_syncs(fake, since: int = 0) -> list[Any]:
             if c.route == "PUT /applications/{application_id}/guilds/{guild_id}/commands"]
 
 
-async def test_the_commands_of_a_former_dev_server_are_cleared(fake_discord, tmp_path):
-    fake = fake_discord
-    path = tmp_path / "db.sqlite"
+async def test_the_commands_of_a_former_dev_server_are_cleared(fake, db_path):
     guild = fake.world.guild.id
     expected = {"help", "jazz", "jacko", "californiajack", "attackjack"}
-    async with fake.running(await dev_bot(path, guild)):
+    async with fake.running(await dev_bot(db_path, guild)):
         pass
     assert names(fake.world.commands[guild]) == expected
     assert names(fake.world.commands.get(None)) == set()
 
-    async with fake.running(await dev_bot(path, None)):  # DEV_GUILD_ID unset
+    async with fake.running(await dev_bot(db_path, None)):  # DEV_GUILD_ID unset
         pass
     assert fake.world.commands[guild] == []  # not twice in the test server
     assert names(fake.world.commands[None]) == expected
 
     mark = fake.mark()
-    async with fake.running(await dev_bot(path, None)):
+    async with fake.running(await dev_bot(db_path, None)):
         pass
     assert guild_syncs(fake, mark) == []  # cleared once, then forgotten
 
     # Back to the dev server: its commands are synced again, not taken as unchanged.
-    async with fake.running(await dev_bot(path, guild)):
+    async with fake.running(await dev_bot(db_path, guild)):
         pass
     assert names(fake.world.commands[guild]) == expected
 
 
 @pytest.mark.parametrize("status, code", [(403, 50001), (404, 10004)])
-async def test_a_former_dev_server_the_bot_left_is_forgotten(fake_discord, tmp_path, caplog,
-                                                             status, code):
-    fake = fake_discord
-    path = tmp_path / "db.sqlite"
+async def test_a_former_dev_server_the_bot_left_is_forgotten(fake, db_path, caplog, status, code):
     guild = fake.world.guild.id
-    async with fake.running(await dev_bot(path, guild)):
+    async with fake.running(await dev_bot(db_path, guild)):
         pass
     fake.fail_next("PUT", "/applications/*/guilds/*/commands", status, code)  # bot removed
     caplog.set_level(logging.WARNING, logger="bot.app.commandsync")
-    async with fake.running(await dev_bot(path, None)) as bot:
+    async with fake.running(await dev_bot(db_path, None)) as bot:
         assert bot.is_ready()  # not fatal
     [warning] = [r for r in caplog.records if r.name == "bot.app.commandsync"]
     assert str(guild) in warning.getMessage() and str(status) in warning.getMessage()
     assert names(fake.world.commands[None]) == {"help", "jazz", "jacko", "californiajack",
                                                 "attackjack"}
     mark = fake.mark()
-    async with fake.running(await dev_bot(path, None)):
+    async with fake.running(await dev_bot(db_path, None)):
         pass
     assert guild_syncs(fake, mark) == []  # not tried again at every start
 
@@ -231,11 +216,9 @@ async def test_a_former_dev_server_the_bot_left_is_forgotten(fake_discord, tmp_p
 # ------------------------------------------------------------------ the ready line, voice
 
 
-async def test_the_ready_line_is_logged_once_with_name_servers_and_invite(
-        fake_discord, tmp_path, caplog):
-    fake = fake_discord
+async def test_the_ready_line_is_logged_once_with_name_servers_and_invite(fake, caplog, new_bot):
     caplog.set_level(logging.INFO, logger="bot.app.lifecycle")
-    bot = await make_bot(tmp_path / "db.sqlite", extensions={"cogs.help": None})
+    bot = await new_bot(extensions={"cogs.help": None})
     readies = []
 
     async def count_ready():

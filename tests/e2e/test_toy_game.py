@@ -24,10 +24,8 @@ def toy() -> Iterator[registry.GameSpec]:
     registry.unregister(SPEC.id)
 
 
-async def test_a_game_declared_in_the_tests_plays_to_its_end(fake_discord, tmp_path, toy):
-    fake = fake_discord
-    alice, bob = fake.add_user("alice"), fake.add_user("bob")
-    general = fake.channel("general")
+async def test_a_game_declared_in_the_tests_plays_to_its_end(
+        fake, alice, bob, general, tmp_path, toy):
     bot = await make_bot(tmp_path / "db.sqlite",
                          extensions={"cogs.help": None, toy.cog: toy.id, "cogs.history": None})
     async with fake.running(bot):

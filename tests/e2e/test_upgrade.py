@@ -18,7 +18,7 @@ from pathlib import Path
 from engine.records import replay
 from testkit.fakediscord import FakeDiscord
 from testkit.harness import GameDriver, idle, make_bot, table_message
-from tests.e2e.test_clicks import actions_played
+from testkit.tables import actions_played
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 EXTENSIONS: dict[str, str | None] = {"cogs.help": None, "cogs.jazz": "jazz",
@@ -53,8 +53,7 @@ def legacy_database(fake: FakeDiscord, path: Path) -> dict[str, object]:
     return {"users": users, "channels": channels, "played": old["jazz_actions_played"]}
 
 
-async def test_an_old_database_is_migrated_and_its_tables_play_on(fake_discord, tmp_path):
-    fake = fake_discord
+async def test_an_old_database_is_migrated_and_its_tables_play_on(fake, tmp_path):
     path = tmp_path / "old.sqlite"
     world = legacy_database(fake, path)
     users, channels = world["users"], world["channels"]

@@ -1,0 +1,65 @@
+"""Bots that come and go on one database: a crash (the socket dies, its tasks with the
+process) and a new bot on the same file, as a restart is."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+from bot.app.client import CardTableBot
+from testkit.clock import ManualClock
+from testkit.fakediscord import FakeDiscord
+from testkit.harness import make_bot
+
+# The score cogs: /leaderboard, /chips, /stats and /history.
+EXTENSIONS: dict[str, str | None] = {"cogs.leaderboard": None, "cogs.stats": None,
+                                     "cogs.history": None}
+
+
+class Bots:
+    """Every bot a test makes, on one database file; their stores are closed at teardown
+    (aiosqlite's worker thread is not a daemon: an open store keeps pytest from exiting)."""
+
+    def __init__(self, fake: FakeDiscord, path: Path,
+                 extensions: dict[str, str | None] | None = None):
+        self.fake, self.path = fake, path
+        self.extensions = EXTENSIONS if extensions is None else extensions
+        self.made: list[CardTableBot] = []
+
+    async def new(self, clock: ManualClock | None = None) -> CardTableBot:
+        bot = await make_bot(self.path, extensions=self.extensions, clock=clock)
+        self.made.append(bot)
+        return bot
+
+    async def crash(self, bot: CardTableBot) -> None:
+        """Stop ``bot`` as a crash would: the socket dies, its tasks with the process."""
+        await self.fake.kill(bot)
+        assert bot.croupier is not None and bot.store is not None
+        await bot.croupier.close()
+        await bot.store.close()
+        await self.fake.wait_for(lambda: not self.fake.gateway.live_sessions)
+
+    async def restart(self, bot: CardTableBot, clock: ManualClock | None = None
+                      ) -> CardTableBot:
+        """Crash ``bot`` and connect a new one to the same database."""
+        await self.crash(bot)
+        fresh = await self.new(clock)
+        await self.fake.start_bot(fresh)
+        return fresh
+
+    async def close(self) -> None:
+        for bot in self.made:
+            await self.fake.stop_bot(bot)
+            if bot.store is not None:
+                await bot.store.close()
+
+
+@contextlib.asynccontextmanager
+async def bots_on(fake: FakeDiscord, path: Path,
+                  extensions: dict[str, str | None] | None = None) -> AsyncIterator[Bots]:
+    made = Bots(fake, path, extensions)
+    try:
+        yield made
+    finally:
+        await made.close()
