@@ -43,7 +43,7 @@ from bot.features.series import Series
 from bot.play.deadlines import Deadlines
 from bot.play.driver import Driver
 from bot.play.endings import Endings
-from bot.storage import Store, TableChange
+from bot.storage import CHANGE_KINDS, Store, TableChange
 from bot.table.ai_runner import AIRunner
 from bot.table.manager import TableManager
 from bot.table.state import PLAYING, Table
@@ -161,10 +161,10 @@ class Croupier:
         """Start driving: this process's tables back from storage, and with a shared store
         the notices of other processes and the takeover of tables left by one that stopped."""
         if self.store.shared:
-            await self.store.listen(self.changed_elsewhere)
+            await self.store.listen(self.changed_elsewhere, kinds=CHANGE_KINDS)
         tables = await self.restore()
         if self.store.shared:
-            self.tasks.spawn(self._take_over(), "take-over")
+            self.tasks.serve(self._take_over(), "take-over")
         return tables
 
     async def _take_over(self) -> None:
@@ -215,44 +215,57 @@ class Croupier:
     # -- another process changed one of our tables ------------------------------------
 
     def changed_elsewhere(self, change: TableChange) -> None:
-        """Another process saved a step on a table (a DM click reached it): if the table is
-        ours, show the rest and drive it from the new version."""
+        """Another process wrote one of our tables (a DM click reached it). Its answer to
+        the click (``"answered"``) says what to show: the rest is shown at once and the
+        table driven from the new version. The write itself (``"saved"``, heard at its
+        commit, before that process has answered) is caught up from storage alone if no
+        answer follows within ``notice_grace`` (that process may have died meanwhile)."""
         table = self.manager.get(change.table_id)
         if table is None or change.version <= self._noticed.get(change.table_id, 0):
+            return
+        if change.kind != "answered":
+            self._stale(table, change.version)
             return
         self._noticed[change.table_id] = change.version
         self.tasks.spawn(self.caught_up(table, change), f"catch-up-{table.table_id}")
 
-    def _stale(self, table: Table) -> None:
-        """A save found that another process changed the table (its notice not seen yet):
-        it normally follows at once; if it does not, catch up from storage alone."""
-        self.tasks.spawn(self._catch_up_later(table, table.version),
-                         f"stale-{table.table_id}")
+    def _stale(self, table: Table, version: int | None = None) -> None:
+        """Another process changed the table (a save of ours was refused for its version,
+        or its write was heard): its answer normally follows at once; if it does not,
+        catch up from storage alone."""
+        self.tasks.spawn(self._catch_up_later(
+            table, table.version if version is None else version), f"stale-{table.table_id}")
 
     async def _catch_up_later(self, table: Table, version: int) -> None:
         await asyncio.sleep(self.timing.notice_grace)
         if self._noticed.get(table.table_id, 0) < version:
-            self._noticed[table.table_id] = version
-            await self.caught_up(table, None)
+            await self.caught_up(table, TableChange(table.table_id, version, kind="saved"))
 
-    async def caught_up(self, table: Table, change: TableChange | None) -> None:
+    async def caught_up(self, table: Table, change: TableChange) -> None:
         """Read the table as another process saved it, then what its step shows: the
         table message and the next player's hand (that process posted any deal's result);
-        then timers and the bot's moves. ``change`` None: only known from storage."""
+        then timers and the bot's moves. A ``change`` that is not ``"answered"`` is known
+        from storage alone: nobody's answer says who moved."""
         async with self.steps.hold(table) as live:
             if not live:
                 return
-            if change is not None and table.version < change.version \
-                    and not await self.manager.reload(table):
+            answered = change.kind == "answered"
+            known = self._noticed.get(table.table_id, 0)
+            if not answered and change.version <= known:
+                return  # shown meanwhile: its answer came, or a later catch-up
+            reloaded = table.version < change.version
+            if reloaded and not await self.manager.reload(table):
                 return
-            if change is not None and change.collapsed is not None:
+            if not answered:
+                self._noticed[table.table_id] = max(known, table.version)
+            if change.collapsed is not None:
                 hands = table.posts.hand_messages  # that DM shows one line now, no menu
                 for user, message in list(hands.items()):
                     if message == change.collapsed:
                         del hands[user]
-            if change is not None and table.version > change.version:
+            if table.version > change.version and (answered or not reloaded):
                 return  # this process has stepped on since: that step showed the table
-            await self.presenter.after_step(table, answered=change.seat if change else None)
+            await self.presenter.after_step(table, answered=change.seat)
         self.driver.settle(table)
 
     async def drain(self, timeout: float) -> bool:

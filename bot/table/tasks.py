@@ -15,11 +15,19 @@ class TableTasks:
     def __init__(self) -> None:
         self.drivers: dict[str, asyncio.Task[None]] = {}
         self._background: set[asyncio.Task[Any]] = set()
+        self._services: set[asyncio.Task[Any]] = set()  # run until shutdown; never busy
 
     def spawn(self, coro: Coroutine[Any, Any, Any], name: str) -> None:
         task = asyncio.create_task(coro, name=name)
         self._background.add(task)
         task.add_done_callback(self._background.discard)
+
+    def serve(self, coro: Coroutine[Any, Any, Any], name: str) -> None:
+        """A task that runs until shutdown (a loop that wakes now and then): it does not
+        make the bot busy while it waits."""
+        task = asyncio.create_task(coro, name=name)
+        self._services.add(task)
+        task.add_done_callback(self._services.discard)
 
     def has_driver(self, table_id: str) -> bool:
         return table_id in self.drivers
@@ -44,7 +52,7 @@ class TableTasks:
 
     def cancel_all(self) -> list[asyncio.Task[Any]]:
         """Cancel every task now (no await: see ``Croupier.close``); returns them."""
-        tasks = list(self.drivers.values()) + list(self._background)
+        tasks = list(self.drivers.values()) + list(self._background) + list(self._services)
         for task in tasks:
             task.cancel()
         return tasks

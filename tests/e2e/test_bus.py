@@ -12,7 +12,7 @@ import pytest
 
 from bot.app.client import CardTableBot
 from bot.config.settings import Settings
-from bot.storage import SQLiteStorage, TableChange, TableRow, open_storage
+from bot.storage import CHANGE_KINDS, SQLiteStorage, TableChange, TableRow, open_storage
 from bot.table.bus import Change, Saved
 from testkit.clock import ManualClock
 from testkit.harness import FAST, GameDriver, cheap_ai
@@ -30,7 +30,7 @@ async def test_every_saved_version_of_a_whole_game_is_announced_once_in_order(
         url = request.getfixturevalue("postgres_url")
         store = await open_storage(url=url)
         listener = await open_storage(url=url)  # another process's store: its own origin
-        await listener.listen(heard_elsewhere.append)
+        await listener.listen(heard_elsewhere.append, kinds=CHANGE_KINDS)
     else:
         store = await SQLiteStorage.open(tmp_path / "db.sqlite")
     settings = Settings(token="fake-token", database_path=tmp_path / "db.sqlite",
