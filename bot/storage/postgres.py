@@ -2,8 +2,9 @@
 
 This module holds the live tables, meta and users, and opens the store; its connections
 and their bounded waits are ``postgres_pool.py``, the queries of finished games,
-ratings and chips ``postgres_scores.py``, ownership and notices between processes
-``postgres_sessions.py``, the schema ``migrations_pg/`` (``postgres_migrate.py``).
+ratings and chips ``postgres_scores.py``, which process owns which table
+``postgres_ownership.py``, the notices between processes ``postgres_notices.py``, the
+schema ``migrations_pg/`` (``postgres_migrate.py``).
 It behaves as ``SQLiteStorage`` does for every method of ``Store``; the rules both
 follow are in ``results.py`` and ``values.py``. Timestamps are TIMESTAMPTZ, read back
 as aware UTC ``datetime`` objects.
@@ -22,8 +23,9 @@ import asyncpg  # type: ignore[import-untyped]  # asyncpg ships no type informat
 
 import bot.storage.postgres_scores as scores
 from bot.storage.postgres_migrate import PG_MIGRATIONS, migrate_postgres, schema_version
+from bot.storage.postgres_notices import CHANNEL, Notices, change_payload
+from bot.storage.postgres_ownership import Owner
 from bot.storage.postgres_pool import GONE, Connections
-from bot.storage.postgres_sessions import CHANNEL, Notices, Owner, change_payload
 from bot.storage.results import check_seats, record_text
 from bot.storage.rows import (
     ACTIVE_STATUSES,
@@ -174,7 +176,7 @@ class PostgresStorage(ScoreReads):
 
     # -- live tables ------------------------------------------------------
     # Each write of a version sends its notice in the write's transaction (pg_notify: sent at
-    # commit, dropped on a rollback); postgres_sessions.py says what is announced when.
+    # commit, dropped on a rollback); postgres_notices.py says what is announced when.
 
     async def create_table(self, row: TableRow) -> TableRow:
         check_status(row.status, STATUSES)

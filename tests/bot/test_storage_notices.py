@@ -30,7 +30,7 @@ from bot.storage import (
     TableRow,
     VersionConflict,
 )
-from bot.storage.postgres_sessions import CHANNEL, NOTICE_LIMIT, change_of, change_payload
+from bot.storage.postgres_notices import CHANNEL, NOTICE_LIMIT, change_of, change_payload
 
 GUILD = 1111
 GUARD_S = 10.0
@@ -368,7 +368,7 @@ async def test_a_notice_of_an_unknown_kind_is_ignored_with_a_warning(
     payload = change_payload(saved).replace('"saved"', '"exploded"')
     conn = await asyncpg.connect(postgres_url)
     try:
-        with caplog.at_level(logging.WARNING, logger="bot.storage.postgres_sessions"):
+        with caplog.at_level(logging.WARNING, logger="bot.storage.postgres_notices"):
             await conn.execute("SELECT pg_notify($1, $2)", CHANNEL, payload)
             await b.announce(TableChange("t1", 2))
             assert await heard.until(is_("answered", "t1")) == [TableChange("t1", 2, b.origin)]

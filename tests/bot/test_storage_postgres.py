@@ -30,8 +30,9 @@ from bot.storage import (
     TableRow,
     open_storage,
 )
+from bot.storage.postgres_notices import CHANNEL, change_of, change_payload
+from bot.storage.postgres_ownership import table_key
 from bot.storage.postgres_pool import safe_location
-from bot.storage.postgres_sessions import CHANNEL, change_of, change_payload, table_key
 from testkit import pgcluster
 from tests.bot.test_storage import GUILD, OTHER_GUILD, STAKES, finished
 from tests.pgserver import PostgresServer, PostgresUnavailable, find_binaries, run_sql
