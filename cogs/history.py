@@ -26,7 +26,7 @@ from discord.ext import commands
 
 from bot.app.client import CardTableBot
 from bot.storage import GameSummary, SeatResult, Store
-from bot.ui import answers, markup, replies
+from bot.ui import answer_guard, markup, replies
 from cogs.leaderboard import game_choices, game_title, where_text
 from locales import _
 
@@ -159,7 +159,7 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button], template=HISTORY_TEM
     async def callback(self, interaction: discord.Interaction) -> None:
         cog = cast(CardTableBot, interaction.client).get_cog(COG_NAME)
         if isinstance(cog, History):
-            await answers.run_click(
+            await answer_guard.run_click(
                 interaction, lambda: cog.page_click(interaction, self.query, self.before))
 
 
@@ -178,7 +178,7 @@ class RecordSelect(discord.ui.DynamicItem[discord.ui.Select], template=RECORD_ID
         cog = cast(CardTableBot, interaction.client).get_cog(COG_NAME)
         values = self.item.values
         if isinstance(cog, History):
-            await answers.run_click(interaction, lambda: cog.download(interaction, values))
+            await answer_guard.run_click(interaction, lambda: cog.download(interaction, values))
 
 
 def may_see(interaction: discord.Interaction, game: GameSummary) -> bool:

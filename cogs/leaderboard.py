@@ -28,7 +28,7 @@ from discord.ext import commands
 from bot.app.client import CardTableBot
 from bot.storage import STARTING_CHIPS, ChipsRow, LeaderboardRow, Store
 from bot.storage.ratings import PROVISIONAL_GAMES
-from bot.ui import answers, markup, replies
+from bot.ui import answer_guard, markup, replies
 from bot.ui.pages import NAV_PATTERN, Page, nav_button, nav_view
 from engine.registry import available_games, game_class
 from engine.text import T
@@ -248,7 +248,7 @@ class BoardButton(discord.ui.DynamicItem[discord.ui.Button], template=BOARD_TEMP
     async def callback(self, interaction: discord.Interaction) -> None:
         cog = cast(CardTableBot, interaction.client).get_cog(COG_NAME)
         if isinstance(cog, Leaderboards):
-            await answers.run_click(interaction, lambda: cog.board_click(interaction, self))
+            await answer_guard.run_click(interaction, lambda: cog.board_click(interaction, self))
 
 
 # ------------------------------------------------------------------ chips board
@@ -326,7 +326,7 @@ class ChipsButton(discord.ui.DynamicItem[discord.ui.Button], template=CHIPS_TEMP
     async def callback(self, interaction: discord.Interaction) -> None:
         cog = cast(CardTableBot, interaction.client).get_cog(COG_NAME)
         if isinstance(cog, Leaderboards):
-            await answers.run_click(interaction, lambda: cog.chips_click(interaction, self))
+            await answer_guard.run_click(interaction, lambda: cog.chips_click(interaction, self))
 
 
 # ------------------------------------------------------------------ the cog

@@ -27,7 +27,7 @@ from bot.config.settings import Settings, Timing
 from bot.storage import Store, open_storage
 from bot.table.ai_runner import AIRunner
 from bot.table.timers import Clock, SystemClock
-from bot.ui import answers, replies
+from bot.ui import answer_guard, replies
 from bot.ui.command_text import CatalogueTranslator
 from bot.ui.game_ui import GameUI
 from bot.ui.languages import Readers
@@ -55,16 +55,16 @@ class CardTableTree(app_commands.CommandTree[Any]):
     """Refuses commands while the bot shuts down; a failing command is answered."""
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        answers.speak_to(interaction)  # the command's task speaks its user's language
-        if answers.shutting_down(interaction):
-            await replies.reply(interaction, locales.say(answers.SHUTTING_DOWN))
+        answer_guard.speak_to(interaction)  # the command's task speaks its user's language
+        if answer_guard.shutting_down(interaction):
+            await replies.reply(interaction, locales.say(answer_guard.SHUTTING_DOWN))
             return False
         return True
 
     async def on_error(self, interaction: discord.Interaction,
                        error: app_commands.AppCommandError) -> None:
         cause = error.original if isinstance(error, app_commands.CommandInvokeError) else error
-        await answers.failed(interaction, cause)
+        await answer_guard.failed(interaction, cause)
 
 
 class CardTableBot(commands.AutoShardedBot):
@@ -95,7 +95,7 @@ class CardTableBot(commands.AutoShardedBot):
         self.closing = False  # shutting down: clicks and commands are refused politely
         self.metrics = Metrics()
         self.health: HealthServer | None = None
-        self.components = answers.ComponentPatterns()
+        self.components = answer_guard.ComponentPatterns()
         self.readers = Readers()  # each user's language, for the DMs to them
         self._watchdogs: set[asyncio.Task[None]] = set()
         self._shutdown_task: asyncio.Task[None] | None = None  # (discord.py has _closing_task)
@@ -162,10 +162,10 @@ class CardTableBot(commands.AutoShardedBot):
         """Every interaction: counted, watched until answered, refused if no component
         of ours takes it."""
         self.metrics.count_interaction()
-        answers.speak_to(interaction)
-        if await answers.unknown_component(interaction, self.components):
+        answer_guard.speak_to(interaction)
+        if await answer_guard.unknown_component(interaction, self.components):
             return
-        task = asyncio.create_task(answers.watch(interaction))
+        task = asyncio.create_task(answer_guard.watch(interaction))
         self._watchdogs.add(task)
         task.add_done_callback(self._watchdogs.discard)
 

@@ -36,7 +36,7 @@ import discord
 from bot.table.ai_pool import Dropped
 from bot.table.hint_rules import HINT_LEVEL, check_hint, mark, would_be_rated
 from bot.table.state import Table, TableError
-from bot.ui import answers, replies
+from bot.ui import answer_guard, replies
 from bot.ui.hint_text import hint_text
 from engine.ai.reasons import easy_reason
 from engine.text import T
@@ -121,7 +121,7 @@ class Hints:
             if first:
                 outcome = await self.steps.apply(table, lambda t: mark(t, seat))
                 if not outcome.saved:  # a hint must never go unmarked
-                    await replies.reply(interaction, say(answers.SOMETHING_WRONG))
+                    await replies.reply(interaction, say(answer_guard.SOMETHING_WRONG))
                     return
                 if self.steps.manager.is_visiting(table):
                     await self.owner.announce(outcome)  # its owner draws the mark

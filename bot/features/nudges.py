@@ -33,7 +33,7 @@ import discord
 
 from bot.table.nudge_rules import check_nudge
 from bot.table.state import Table, TableError
-from bot.ui import answers, markup, replies, turn_notices
+from bot.ui import answer_guard, markup, replies, turn_notices
 from bot.ui.poster import DMClosed, Poster
 from locales import _, say, speaking
 
@@ -76,7 +76,7 @@ class Nudges:
                 return
             outcome = await self.steps.apply(table, lambda t: t.mark_nudged(now))
             if not outcome.saved:
-                await replies.reply(interaction, say(answers.SOMETHING_WRONG))
+                await replies.reply(interaction, say(answer_guard.SOMETHING_WRONG))
                 return
             target = table.seats[seat]
             await replies.reply(interaction, _("👋 I nudged {player}.", player=target.shown))

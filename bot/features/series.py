@@ -40,7 +40,7 @@ from bot.table.seats import Seat, fresh_seats
 from bot.table.state import LOBBY, Table, TableError
 from bot.table.step import Steps
 from bot.table.timers import Clock, TableTimers
-from bot.ui import answers, markup, replies
+from bot.ui import answer_guard, markup, replies
 from bot.ui.feature_buttons import end_view, rematch_view
 from bot.ui.game_ui import GameUI
 from bot.ui.poster import Poster
@@ -276,7 +276,7 @@ class Series:
                 return
             outcome = await self.steps.apply(table, Table.end_series_after_this)
             await replies.reply(interaction, say(LAST_DEAL if outcome.saved
-                                                 else answers.SOMETHING_WRONG))
+                                                 else answer_guard.SOMETHING_WRONG))
 
     async def _post_over(self, waiting: Table, why: str) -> None:
         """The series ended before its next deal (``waiting``, closed): the final standings,

@@ -15,7 +15,7 @@ from typing import Any, Protocol, cast
 
 import discord
 
-from bot.ui import answers, custom_ids, markup, replies
+from bot.ui import answer_guard, custom_ids, markup, replies
 from bot.ui.feature_buttons import HintButton
 from engine import cards
 from engine.text import T, Text
@@ -93,7 +93,7 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=custom_ids
         return cls(match["table"], int(match["version"]), match["action"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await answers.run_click(interaction, lambda: croupier_of(interaction).lobby_click(
+        await answer_guard.run_click(interaction, lambda: croupier_of(interaction).lobby_click(
             interaction, self.table_id, self.step, self.action))
 
 
@@ -112,7 +112,7 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button], template=custom_ids.
 
     async def callback(self, interaction: discord.Interaction) -> None:
         replies.answers_with_new_message(interaction)  # a deferral shows "thinking…"
-        await answers.run_click(interaction, lambda: croupier_of(interaction).hand_click(
+        await answer_guard.run_click(interaction, lambda: croupier_of(interaction).hand_click(
             interaction, self.table_id))
 
 
@@ -137,7 +137,7 @@ class MoveSelect(discord.ui.DynamicItem[discord.ui.Select], template=custom_ids.
     async def callback(self, interaction: discord.Interaction) -> None:
         values = self.item.values
         code = values[0] if values else ""
-        await answers.run_click(interaction, lambda: croupier_of(interaction).move_click(
+        await answer_guard.run_click(interaction, lambda: croupier_of(interaction).move_click(
             interaction, self.table_id, self.step, code))
 
 
@@ -155,7 +155,7 @@ class ActButton(discord.ui.DynamicItem[discord.ui.Button], template=custom_ids.A
         return cls(match["table"], int(match["version"]), match["code"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await answers.run_click(interaction, lambda: croupier_of(interaction).move_click(
+        await answer_guard.run_click(interaction, lambda: croupier_of(interaction).move_click(
             interaction, self.table_id, self.step, self.code))
 
 

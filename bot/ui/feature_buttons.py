@@ -22,7 +22,7 @@ import discord
 
 from bot.table.nudge_rules import waiting_for
 from bot.table.state import Table
-from bot.ui import answers, custom_ids, replies
+from bot.ui import answer_guard, custom_ids, replies
 from locales import _
 
 HINT_TEMPLATE = r"ct:hint:(?P<table>[0-9a-f]{6,16}):(?P<version>\d{1,12})"
@@ -86,7 +86,7 @@ class HintButton(discord.ui.DynamicItem[discord.ui.Button], template=HINT_TEMPLA
 
     async def callback(self, interaction: discord.Interaction) -> None:
         replies.answers_with_new_message(interaction)  # a new private message, not an edit
-        await answers.run_click(interaction, lambda: handler_of(interaction).hint_click(
+        await answer_guard.run_click(interaction, lambda: handler_of(interaction).hint_click(
             interaction, self.table_id, self.step))
 
 
@@ -105,7 +105,7 @@ class NudgeButton(discord.ui.DynamicItem[discord.ui.Button], template=NUDGE_TEMP
 
     async def callback(self, interaction: discord.Interaction) -> None:
         replies.answers_with_new_message(interaction)  # a private answer, not an edit
-        await answers.run_click(interaction, lambda: handler_of(interaction).nudge_click(
+        await answer_guard.run_click(interaction, lambda: handler_of(interaction).nudge_click(
             interaction, self.table_id))
 
 
@@ -133,7 +133,7 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=REMATCH_
         return cls(match["table"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await answers.run_click(interaction, lambda: handler_of(interaction).rematch_click(
+        await answer_guard.run_click(interaction, lambda: handler_of(interaction).rematch_click(
             interaction, self.table_id))
 
 
@@ -158,7 +158,7 @@ class EndSeriesButton(discord.ui.DynamicItem[discord.ui.Button], template=END_TE
         return cls(match["series"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await answers.run_click(interaction, lambda: handler_of(interaction).end_series_click(
+        await answer_guard.run_click(interaction, lambda: handler_of(interaction).end_series_click(
             interaction, self.series_id))
 
 

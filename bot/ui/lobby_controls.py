@@ -24,7 +24,7 @@ from typing import Any, Protocol, cast
 import discord
 
 from bot.table.state import Table
-from bot.ui import answers, custom_ids, markup, replies
+from bot.ui import answer_guard, custom_ids, markup, replies
 from bot.ui.game_ui import GameUI, option_line
 from engine.core import option_label
 from locales import _, say
@@ -92,7 +92,7 @@ class OptionsButton(discord.ui.DynamicItem[discord.ui.Button], template=OPTIONS_
 
     async def callback(self, interaction: discord.Interaction) -> None:
         replies.answers_with_new_message(interaction)  # answered by a private message
-        await answers.run_click(interaction, lambda: _handler(interaction).host_click(
+        await answer_guard.run_click(interaction, lambda: _handler(interaction).host_click(
             interaction, self.table_id, self.step, "options", "", ()))
 
 
@@ -114,7 +114,7 @@ class RemoveSelect(discord.ui.DynamicItem[discord.ui.Select], template=REMOVE_TE
 
     async def callback(self, interaction: discord.Interaction) -> None:
         values = list(self.item.values)
-        await answers.run_click(interaction, lambda: _handler(interaction).host_click(
+        await answer_guard.run_click(interaction, lambda: _handler(interaction).host_click(
             interaction, self.table_id, self.step, "remove", "", values))
 
 
@@ -135,7 +135,7 @@ class OptionSelect(discord.ui.DynamicItem[discord.ui.Select], template=SET_TEMPL
 
     async def callback(self, interaction: discord.Interaction) -> None:
         values = list(self.item.values)
-        await answers.run_click(interaction, lambda: _handler(interaction).host_click(
+        await answer_guard.run_click(interaction, lambda: _handler(interaction).host_click(
             interaction, self.table_id, self.step, "set", self.option, values))
 
 

@@ -3,7 +3,7 @@
 Discord takes one response per interaction (within 3 seconds) and follow-ups
 after it. Every answer the bot gives goes through these helpers, which pick the
 right call for the state the interaction is in and take the interaction's own
-lock while they do, so the watchdog (``bot.ui.answers``) deferring at 2.2 s and a
+lock while they do, so the watchdog (``bot.ui.answer_guard``) deferring at 2.2 s and a
 handler answering at the same moment can never both send a first response.
 
 A component is deferred silently (type 6: the clicked message can still be

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from bot.table.ai_runner import AIRunner
-from bot.ui import answers
+from bot.ui import answer_guard
 from bot.ui.presenter import SAVE_FAILED
 from testkit.fakediscord import FakeChannel, FakeDiscord, FakeUser
 from testkit.harness import (
@@ -179,7 +179,7 @@ async def test_forged_foreign_replayed_and_malformed_ids_are_answered_and_change
     assert all(ix.ephemeral for ix, _ in sent)
     assert actions_played(bot, general) == before and table.step == step
     for ix, shown in sent:  # a component not on its message: "no longer active"
-        assert (answers.NO_LONGER_ACTIVE in ix.text()) is not shown, ix.data
+        assert (answer_guard.NO_LONGER_ACTIVE in ix.text()) is not shown, ix.data
     # The game goes on as if nothing had happened.
     driver = GameDriver(fake, bot, general, users, random.Random(2))
     assert await driver.play_one()
@@ -235,7 +235,7 @@ async def test_an_exception_in_a_component_is_answered_and_logged_once(
         caplog.set_level(logging.ERROR)
         ix = await choose(fake, user, live_menu(fake, user)[0], random.Random(1))
         await ix.wait_answered()
-        assert ix.ephemeral and ix.content == answers.SOMETHING_WRONG
+        assert ix.ephemeral and ix.content == answer_guard.SOMETHING_WRONG
         logged = [r for r in caplog.records
                   if r.exc_info and "a bug in the move path" in str(r.exc_info[1])]
         assert len(logged) == 1  # once, with its traceback
@@ -258,7 +258,7 @@ async def test_an_exception_after_the_deferral_edits_in_a_polite_sentence(fake, 
         await ix.wait_answered(timeout=3)
         assert ix.response.type == 5  # My hand answers with a new message: "thinking…"
         await ix.wait_done(timeout=3)
-        assert ix.ephemeral and answers.SOMETHING_WRONG in ix.text()
+        assert ix.ephemeral and answer_guard.SOMETHING_WRONG in ix.text()
 
 
 async def test_an_exception_in_a_command_is_answered_and_logged_once(
@@ -272,7 +272,7 @@ async def test_an_exception_in_a_command_is_answered_and_logged_once(
     caplog.set_level(logging.ERROR)
     ix = await fake.slash(alice, general, "jazz status")
     await ix.wait_answered()
-    assert ix.ephemeral and ix.content == answers.SOMETHING_WRONG
+    assert ix.ephemeral and ix.content == answer_guard.SOMETHING_WRONG
     logged = [r for r in caplog.records
               if r.exc_info and "a bug in status" in str(r.exc_info[1])]
     assert len(logged) == 1 and "/jazz status" in logged[0].getMessage()
@@ -291,7 +291,7 @@ async def test_while_shutting_down_clicks_and_commands_are_refused_politely(fake
         command = await fake.slash(user, general, "jazz status")
         for ix in (click, command):
             await ix.wait_answered()
-            assert ix.ephemeral and ix.content == answers.SHUTTING_DOWN
+            assert ix.ephemeral and ix.content == answer_guard.SHUTTING_DOWN
         assert actions_played(bot, general) == before
         bot.closing = False
 
