@@ -41,10 +41,14 @@ def replay(source: str | dict[str, Any], summary: bool = False) -> dict[str, Any
     if isinstance(source, str):
         try:
             source = json.loads(source)
-        except json.JSONDecodeError as error:
+        except (ValueError, RecursionError) as error:
+            # Refused like any broken record, never a traceback: besides a syntax error
+            # (JSONDecodeError, a ValueError), the parser gives up on arrays or objects
+            # nested deeper than the interpreter's recursion limit (RecursionError) and on
+            # an integer longer than its int-string conversion limit (ValueError).
             # Translators: {problem} is the JSON parser's own English words.
             raise ReplayError(None, None, T("The file is not valid JSON: {problem}.",
-                                            problem=error.msg)) from None
+                                            problem=_parser_words(error))) from None
     deals_out: list[dict[str, Any]] = []
 
     def on_step(deal: int, seat: int, legal: list[int], action: int) -> None:
@@ -215,6 +219,13 @@ def _parse_action(d: int, s: int, raw: Any, players: int) -> tuple[int, int]:
         return seat, parse_action(raw[1])
     except RulesError as error:
         raise ReplayError(d, s, _reason(error)) from None
+
+
+def _parser_words(error: ValueError | RecursionError) -> str:
+    """What the JSON parser said, without Python's advice to change its limits."""
+    if isinstance(error, json.JSONDecodeError):
+        return error.msg
+    return str(error).split(";")[0]
 
 
 def _reason(error: Exception) -> str:
