@@ -120,13 +120,21 @@ class Steps:
 
     async def apply(self, table: Table, change: Change, *, seat: int | None = None) -> Outcome:
         """Run ``change`` on the table and save it once; on a failed save the table is put
-        back as it was. A ``TableError`` from ``change`` is a refusal (nothing changed)."""
+        back as it was. A ``TableError`` from ``change`` is a refusal (nothing changed).
+
+        Any other exception from ``change`` is a bug, not a refusal: the table is put back
+        as it was (so no later step saves a half-made change) and the exception goes on to
+        the caller, as before, to be logged and answered there. It is not a failed
+        ``Outcome``: that means storage trouble, which pressing again may cure."""
         kept = table.clone()
         try:
             result = change(table)
         except TableError as error:
             table.restore(kept)
             return Outcome(table, saved=False, refusal=error, seat=seat)
+        except BaseException:
+            table.restore(kept)
+            raise
         events = result if isinstance(result, list) else []
         try:
             await self.manager.save(table)

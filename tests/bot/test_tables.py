@@ -10,6 +10,7 @@ import pytest
 
 import locales
 from bot.table.lines import deal_reports
+from bot.table.manager import TableManager
 from bot.table.state import (
     AWAY_AFTER,
     FINISHED,
@@ -19,9 +20,11 @@ from bot.table.state import (
     Table,
     TableError,
 )
+from bot.table.step import Steps
 from engine.core import PASS, action_code
 from engine.jazz import Jazz
 from engine.text import Text
+from testkit.clock import ManualClock
 
 HOST = 100
 
@@ -392,3 +395,38 @@ def test_an_ai_seat_is_saved_in_english_and_shown_in_the_readers_language(swedis
     assert copy.names == ["p0", "🤖 Normal AI", "🤖 Normal AI 2"]
     with locales.speaking("sv"):
         assert copy.names == ["p0", "🤖 Normal AI", "🤖 Normal AI 2 (sv)"]
+
+
+# ------------------------------------------------------------------ the step kernel
+
+
+async def test_a_change_that_raises_half_way_is_rolled_back_and_never_saved(sqlite_store):
+    """A bug in a change (an exception other than ``TableError``, raised after the change
+    had altered the table) leaves the table as it was, so the next step saves only itself."""
+    manager = TableManager(sqlite_store, lambda game_id: Jazz)
+    steps = Steps(manager, ManualClock(), patience=1.0)
+    table = started()
+    await manager.open(table)
+    before, version = table.to_data(), table.version
+    seat = table.to_act
+    first, *_ = table.game.legal_actions()
+
+    def half_made(t: Table) -> None:
+        t.apply(seat, first, 20.0)  # the game, the step, the lines, the timers...
+        t.seats[seat].away = True
+        t.hinted = [seat]
+        raise KeyError("a bug after the change began")
+
+    with pytest.raises(KeyError, match="a bug after the change began"):
+        await steps.apply(table, half_made)
+    assert table.to_data() == before and table.version == version
+    assert manager.is_live(table)
+
+    # The next step saves itself alone: nothing of the broken one reaches storage.
+    code = legal_codes(table)[-1]
+    outcome = await steps.move(table, user_to_act(table), table.step, code)
+    assert outcome.saved and table.version == version + 1
+    row = await sqlite_store.load_table(table.table_id)
+    stored = Table.from_data(row.data, Jazz, row.version)
+    assert stored.game.to_record()["deals"][0]["actions"] == [[seat, code]]
+    assert not stored.seats[seat].away and stored.hinted == []
