@@ -77,12 +77,17 @@ def _table_of(interaction: discord.Interaction) -> str | None:
 
 async def failed(interaction: discord.Interaction, error: BaseException,
                  table_id: str | None = None) -> None:
-    """Log the failure once (with its traceback) and tell the user, privately."""
+    """Log the failure once (with its traceback) and tell the user, privately — unless the
+    click's step was already saved: then its answer (or a silent deferral) stands, since
+    "nothing was changed" would be untrue."""
     log.error("%s failed", describe(interaction, table_id or _table_of(interaction)),
               exc_info=(type(error), error, error.__traceback__))
     metrics = getattr(interaction.client, "metrics", None)
     if metrics is not None:
         metrics.count_error()
+    if replies.saved_a_step(interaction):
+        await replies.defer(interaction)  # (nothing if it was answered already)
+        return
     await replies.reply(interaction, locales.say(SOMETHING_WRONG))
 
 

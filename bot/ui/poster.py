@@ -1,9 +1,10 @@
 """Talking to Discord without ever letting an error crash a table, within its budget.
 
-``Poster`` sends and edits channel messages and DMs: a 403/404/429/5xx is
-logged and reported as a result (None / ``Gone`` / ``DMClosed``), never raised
-into a table's step. Every request it makes waits for its turn in the bot's
-``Pacer`` (Discord's global limit). ``EditCoalescer`` merges table edits that
+``Poster`` sends and edits channel messages and DMs: a 403/404/429/5xx, and a
+request that never got an answer (a dropped connection, a timeout: ``TROUBLE``), is
+logged and reported as a result (None / ``Gone`` / ``DMClosed``), never raised into a
+table's step — a step already saved goes on (the next hand, the driver). Every
+request it makes waits for its turn in the bot's ``Pacer`` (Discord's global limit). ``EditCoalescer`` merges table edits that
 come faster than once per interval into one edit that draws the latest state.
 """
 
@@ -15,6 +16,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
+import aiohttp
 import discord
 
 from bot.ui.attachments import for_edit, for_send
@@ -24,6 +26,12 @@ log = logging.getLogger(__name__)
 
 CANNOT_DM = 50007  # Discord: "Cannot send messages to this user"
 UNKNOWN_MESSAGE = 10008
+
+
+# What a request to Discord may end in besides its answer: a refusal (4xx/5xx), or no
+# answer at all (the connection dropped, a timeout, the network).
+TROUBLE: tuple[type[Exception], ...] = (discord.HTTPException, aiohttp.ClientError,
+                                        TimeoutError, OSError)
 
 
 class Gone(Exception):
@@ -48,7 +56,7 @@ class Poster:
         await self.pacer.acquire(MESSAGE)
         try:
             return await self.channel(channel_id, guild_id).send(**for_send(kwargs))
-        except discord.HTTPException as error:
+        except TROUBLE as error:
             log.warning("cannot post in channel %s: %s", channel_id, error)
             return None
 
@@ -66,7 +74,7 @@ class Poster:
             if error.code in (UNKNOWN_MESSAGE, 0):
                 raise Gone() from None
             log.warning("cannot edit message %s: %s", message_id, error)
-        except discord.HTTPException as error:
+        except TROUBLE as error:
             log.warning("cannot edit message %s: %s", message_id, error)
         return False
 
@@ -78,7 +86,7 @@ class Poster:
             return await self.channel(channel_id, guild_id).fetch_message(message_id)
         except discord.NotFound:
             return None
-        except discord.HTTPException as error:
+        except TROUBLE as error:
             log.warning("cannot read message %s: %s", message_id, error)
             return None
 
@@ -91,7 +99,7 @@ class Poster:
             return True
         except discord.NotFound:
             return True
-        except discord.HTTPException as error:
+        except TROUBLE as error:
             log.warning("cannot delete message %s: %s", message_id, error)
             return False
 
@@ -112,7 +120,7 @@ class Poster:
             # 50007 is the documented answer for closed DMs; any 403 on a DM means the same.
             log.info("DMs to %s are closed (%s)", user_id, error.code)
             raise DMClosed() from None
-        except discord.HTTPException as error:
+        except TROUBLE as error:
             log.warning("cannot DM %s: %s", user_id, error)
             return None
 

@@ -79,6 +79,7 @@ class Presenter:
         if outcome.failed or seat is None:
             await replies.reply(interaction, say(SAVE_FAILED))
             return None
+        replies.step_saved(interaction)
         await self.deal_reports(outcome)  # before the answer: once, even on a crash
         played = next((e.action for e in outcome.events
                        if isinstance(e, Played) and e.seat == seat), None)

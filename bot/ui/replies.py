@@ -24,6 +24,7 @@ import discord
 
 from bot.ui import markup
 from bot.ui.attachments import Picture, for_edit, for_send
+from bot.ui.poster import TROUBLE
 from engine.text import T, Text
 from locales import say
 
@@ -37,6 +38,7 @@ _LOCK = "cardtable.answer_lock"
 _THINKING = "cardtable.thinking"  # deferred with a private "thinking…" (slash commands)
 _NEW_MESSAGE = "cardtable.new_message"  # a click answered by a new message, not an edit
 _PUBLIC = "cardtable.public"  # a command whose answer the channel sees
+_SAVED = "cardtable.saved"  # the click's step was saved: no answer may say "nothing changed"
 
 
 def _lock(interaction: discord.Interaction) -> asyncio.Lock:
@@ -82,7 +84,7 @@ async def reply(interaction: discord.Interaction, content: str | None = None, *,
             else:
                 interaction.extras[_THINKING] = False
                 await interaction.followup.send(**kwargs)
-        except discord.HTTPException as error:
+        except TROUBLE as error:
             log.warning("cannot answer an interaction: %s", error)
 
 
@@ -98,7 +100,7 @@ async def update(interaction: discord.Interaction, **kwargs: Any) -> None:
             else:
                 await interaction.response.edit_message(**kwargs)
                 _answered(interaction)
-        except discord.HTTPException as error:
+        except TROUBLE as error:
             log.warning("cannot update the clicked message: %s", error)
 
 
@@ -128,7 +130,7 @@ async def defer(interaction: discord.Interaction) -> bool:
             else:
                 await interaction.response.defer(ephemeral=True, thinking=True)
                 interaction.extras[_THINKING] = True
-        except discord.HTTPException as error:
+        except TROUBLE as error:
             log.warning("cannot defer an interaction: %s", error)
             return False
         _answered(interaction)
@@ -142,6 +144,15 @@ def deferrer(interaction: discord.Interaction) -> Any:
         await defer(interaction)
 
     return on_wait
+
+
+def step_saved(interaction: discord.Interaction) -> None:
+    """The click's step is saved: whatever fails from here on, something did change."""
+    interaction.extras[_SAVED] = True
+
+
+def saved_a_step(interaction: discord.Interaction) -> bool:
+    return bool(interaction.extras.get(_SAVED))
 
 
 def is_answered(interaction: discord.Interaction) -> bool:

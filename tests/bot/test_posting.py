@@ -1,10 +1,15 @@
-"""Table edits faster than the interval are merged into one that draws the latest state."""
+"""Table edits faster than the interval are merged into one that draws the latest state;
+a request Discord never answers is a result, never an exception in a table's step."""
 
 from __future__ import annotations
 
 import asyncio
 
-from bot.ui.poster import EditCoalescer
+import aiohttp
+import discord
+import pytest
+
+from bot.ui.poster import EditCoalescer, Gone, Poster
 
 
 async def test_edits_inside_the_interval_are_merged():
@@ -49,3 +54,43 @@ async def test_now_drops_a_scheduled_edit_and_a_failing_edit_is_contained():
     await coalescer.now("t")  # the final state: at once, the scheduled one dropped
     await asyncio.sleep(0.08)
     assert calls == ["t", "t"] and not coalescer.pending()
+
+
+# -- a request that gets no answer (a dropped connection, a timeout) ---------------------
+
+def poster_whose_requests(fail_with: BaseException) -> tuple[Poster, list[str]]:
+    """A Poster over a real discord.py client whose HTTP layer fails every request."""
+    client = discord.Client(intents=discord.Intents.none())
+    tried: list[str] = []
+
+    async def request(route, **kwargs):
+        tried.append(f"{route.method} {route.path}")
+        raise fail_with
+
+    client.http.request = request  # type: ignore[method-assign]
+    return Poster(client), tried
+
+
+@pytest.mark.parametrize("trouble", [aiohttp.ServerDisconnectedError(),
+                                     aiohttp.ClientConnectionError("reset"),
+                                     TimeoutError(), ConnectionResetError()])
+async def test_no_answer_from_discord_is_reported_as_a_result_never_raised(trouble):
+    poster, tried = poster_whose_requests(trouble)
+    assert await poster.send(10, 1, content="hi") is None
+    assert await poster.edit(10, 1, 20, content="hi") is False
+    assert await poster.fetch(10, 1, 20) is None
+    assert await poster.delete(10, 1, 20) is False
+    assert await poster.dm(30, 40, content="hi") is None
+    assert await poster.dm(30, None, content="hi") is None  # opening the DM channel fails
+    assert len(tried) == 6
+
+
+async def test_a_deleted_message_is_still_gone_and_other_errors_still_propagate():
+    response = type("R", (), {"status": 404, "reason": "Not Found"})()
+    poster, _ = poster_whose_requests(discord.NotFound(response, {"code": 10008,
+                                                                  "message": "Unknown"}))
+    with pytest.raises(Gone):
+        await poster.edit(10, 1, 20, content="hi")
+    broken, _ = poster_whose_requests(ValueError("a bug, not Discord"))
+    with pytest.raises(ValueError):
+        await broken.send(10, 1, content="hi")
