@@ -164,14 +164,53 @@ class SettingsStore(Protocol):
     async def server_settings(self, guild_id: int) -> dict[str, Any] | None: ...
 
 
+class SettingsUnavailable(Exception):
+    """A server's settings could not be read (storage failed, or its row is corrupt).
+
+    Nothing may be opened then: reading the server as having no settings would lift
+    its restrictions (the channels games may open in, no AI seats, no pictures). Not
+    for players: the command's answer is the answer guard's "Something went wrong;
+    nothing was changed. Please try again." (``bot.ui.answer_guard``)."""
+
+
+# The settings that restrict what a table may do: their defaults are the permissive
+# choice, so a damaged value must not read back as its default (``read``). Only the bot
+# writes them (booleans, a list of channel ids).
+_RESTRICTIONS = ("ai_allowed", "images")
+
+
 async def read(store: SettingsStore, guild_id: int | None) -> ServerSettings:
-    """A server's settings as stored; the defaults outside a server, and when storage
-    fails (logged: a table still opens, with the bot's own defaults)."""
+    """A server's settings as stored (the defaults outside a server, and for a server
+    that never set any).
+
+    ``SettingsUnavailable`` (logged) when storage fails or the stored row is corrupt: not
+    an object, or a restriction (channels, AI seats, pictures) of the wrong type. Other
+    values that no longer make sense read back as their defaults (``from_data``)."""
     if guild_id is None:
         return ServerSettings()
     try:
-        return ServerSettings.from_data(await store.server_settings(guild_id))
+        data = await store.server_settings(guild_id)
     except Exception as error:
-        log.warning("cannot read the settings of guild %s (using the defaults): %s",
-                    guild_id, error)
-        return ServerSettings()
+        log.warning("cannot read the settings of guild %s: %s", guild_id, error)
+        raise SettingsUnavailable(f"cannot read the settings of guild {guild_id}") from error
+    problem = _damage(data)
+    if problem is not None:
+        log.warning("the settings of guild %s are corrupt: %s", guild_id, problem)
+        raise SettingsUnavailable(f"the settings of guild {guild_id} are corrupt: {problem}")
+    return ServerSettings.from_data(data)
+
+
+def _damage(data: Any) -> str | None:
+    """Why a stored settings row cannot be trusted (None: it can; None data: no row)."""
+    if data is None:
+        return None
+    if not isinstance(data, dict):
+        return f"a JSON {type(data).__name__}, not an object"
+    for name in _RESTRICTIONS:
+        if name in data and not isinstance(data[name], bool):
+            return f"{name} is {data[name]!r}"
+    channels = data.get("channels", [])
+    if not isinstance(channels, list) or not all(
+            isinstance(c, int) and not isinstance(c, bool) for c in channels):
+        return f"channels is {channels!r}"
+    return None

@@ -14,6 +14,7 @@ from bot.config.server_settings import (
     MAX_CHANNELS,
     ServerSettings,
     SettingError,
+    SettingsUnavailable,
     option_kinds,
     options_text,
     parse_options,
@@ -125,12 +126,35 @@ class OneStore:
         return self.data
 
 
-async def test_reading_falls_back_to_the_defaults_when_storage_fails(caplog) -> None:
-    assert await server_settings.read(BrokenStore(), 5) == ServerSettings()
+async def test_reading_refuses_when_storage_fails_and_never_lifts_the_restrictions(
+        caplog) -> None:
+    with pytest.raises(SettingsUnavailable):
+        await server_settings.read(BrokenStore(), 5)
     assert "cannot read the settings of guild 5" in caplog.text
     store = OneStore({"threads": True})
     assert (await server_settings.read(store, 5)).threads and store.asked == [5]
     assert await server_settings.read(store, None) == ServerSettings() and store.asked == [5]
+    assert await server_settings.read(OneStore(None), 5) == ServerSettings()  # never set
+
+
+@pytest.mark.parametrize("data", [
+    ["channels", 7], "ai_allowed=false",  # not an object
+    {"channels": "7"}, {"channels": None}, {"channels": [7, "8"]}, {"channels": [True]},
+    {"ai_allowed": "no"}, {"ai_allowed": 0}, {"images": None},
+], ids=repr)
+async def test_a_corrupt_row_is_refused_rather_than_read_as_no_restrictions(
+        data: Any, caplog) -> None:
+    with pytest.raises(SettingsUnavailable, match="corrupt"):
+        await server_settings.read(OneStore(data), 5)
+    assert "the settings of guild 5 are corrupt" in caplog.text
+
+
+async def test_values_that_restrict_nothing_still_read_back_as_their_defaults() -> None:
+    # (A language or a timer the bot no longer offers, odd house rules: not restrictions.)
+    read = await server_settings.read(OneStore({
+        "language": "fr", "turn_timer": 5, "threads": 1, "hints_allowed": "yes",
+        "house_rules": [], "channels": [3], "ai_allowed": False}), 5)
+    assert read == ServerSettings(channels=(3,), ai_allowed=False)
 
 
 async def test_settings_are_stored_per_server_and_the_latest_wins(tmp_path) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import discord
 
 import locales
+from bot.ui import answer_guard
 from engine.text import T
 from testkit.fakediscord import FakeDiscord, FakeUser
 from testkit.fakediscord.world import FakeRole
@@ -264,16 +265,43 @@ async def test_with_threads_on_each_game_opens_in_a_new_thread(fake, run_bot):
     assert len(fake.world.channels) == channels and games.messages == []
 
 
-async def test_a_table_opens_with_the_bots_defaults_when_the_settings_cannot_be_read(
+async def test_no_table_opens_while_the_settings_cannot_be_read(
         fake, alice, general, run_bot, monkeypatch, caplog):
+    """Unreadable settings are not "no settings": the server's restrictions (here: games
+    only in #games, no AI seats) would be lifted. The start is refused politely instead,
+    and nothing is made, until the settings can be read again."""
     bot = await run_bot(extensions=EXTENSIONS)
-    await bot.store.save_server_settings(fake.world.guild.id, {"threads": True})
+    games = fake.channel("games")
+    await bot.store.save_server_settings(fake.world.guild.id, {
+        "channels": [games.id], "ai_allowed": False})
+    real = bot.store.server_settings
 
     async def broken(guild_id: int) -> None:
         raise RuntimeError("database is locked")
 
     monkeypatch.setattr(bot.store, "server_settings", broken)
-    opened = await answer(fake, alice, general, "jazz start")
-    assert "table is open" in opened.response.content
-    assert bot.croupier.manager.in_channel(general.id) is not None  # not in a thread
+    for where in (general, games):
+        refused = await answer(fake, alice, where, "jazz start")
+        await settle(fake, bot)
+        assert refused.response.ephemeral
+        assert refused.response.content == locales.say(answer_guard.SOMETHING_WRONG)
+        assert bot.croupier.manager.in_channel(where.id) is None and where.messages == []
     assert "cannot read the settings of guild" in caplog.text
+
+    # A row that is there but damaged (not what the bot writes) is refused the same way.
+    async def damaged(guild_id: int) -> dict:
+        return {"channels": "all of them", "ai_allowed": "no"}
+
+    monkeypatch.setattr(bot.store, "server_settings", damaged)
+    refused = await answer(fake, alice, general, "jazz start")
+    await settle(fake, bot)
+    assert refused.response.content == locales.say(answer_guard.SOMETHING_WRONG)
+    assert bot.croupier.manager.in_channel(general.id) is None
+    assert "are corrupt" in caplog.text
+
+    monkeypatch.setattr(bot.store, "server_settings", real)  # storage is back
+    refused = await answer(fake, alice, general, "jazz start")
+    assert "games are opened only in" in refused.response.content
+    opened = await answer(fake, alice, games, "jazz start")
+    assert "table is open" in opened.response.content
+    assert not bot.croupier.manager.in_channel(games.id).ai_allowed
