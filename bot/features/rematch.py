@@ -2,9 +2,22 @@
 
 **Decision** (issue #18, taken by the lead): the host's click on **Rematch** opens
 the next game at once, with the same seats (AI seats too, in the same order), the
-same options and table settings (hands mode, pictures, turn timer, language, the
-server's settings the table took), and starts it: everyone just played together,
-so a round of confirmations would only slow the loop down. The first dealer (or,
+same options and table settings (hands mode, pictures, turn timer, language), and
+starts it: everyone just played together, so a round of confirmations would only
+slow the loop down.
+
+**Decision** (hardening): what is the server's policy comes from its ``/settings`` as
+they are *now*, not as the finished table took them, since a manager who forbids
+something means it for the next game too. Policy: the channel must still be one
+games may open in (else the rematch is refused with the start command's words);
+AI seats only if the server still allows them (they are left out if not, and if too
+few players are left the rematch is refused); hints in rated games as the server
+allows them now; no pictures if the server turned them off (a table that chose none
+stays without). The table's own choices stay as they were, because its players made
+them at its start and just played with them: the options (house rules are only the
+defaults under a start's options, and the finished game's options were agreed), the
+hands mode, the turn timer and the language. Settings that cannot be read open
+nothing (``server_settings.read``: never read as "no restrictions"). The first dealer (or,
 in AttackJack, who acts first) is drawn by lot again, as each rules file says of a
 new game. A player who wants no more leaves the new game the usual way (the bot
 plays their seat). A seated player who is not the host is told, privately, that
@@ -29,7 +42,10 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.actions import table_setup
 from bot.actions.clicks import OTHER_CHANNEL
+from bot.config import server_settings
+from bot.config.server_settings import ServerSettings, SettingsUnavailable
 from bot.storage import Store, TableRow
 from bot.table.manager import TableManager
 from bot.table.posts import Posts
@@ -60,17 +76,25 @@ ALREADY = T("The rematch has already started: {link}")
 BUSY = T("There is already a table of {game} in this channel: {link}")
 ON_ITS_WAY = T("The rematch is being set up right now.")
 NOT_OPENED = T("I could not open the rematch just now. Please try again.")
+# (The lobby's own words: bot.table.state.Table.add_ai.)
+NO_AI = T("This server does not allow AI players at its tables.")
 
 
 def next_table(old: Table, seats: Sequence[Seat], now: float,
-               rng: random.Random | None = None, **changes: Any) -> Table:
+               rng: random.Random | None = None, *, settings: ServerSettings | None = None,
+               **changes: Any) -> Table:
     """A new table in ``old``'s channel that follows it: every setting kept (options,
-    hands, pictures, timer, language, the server's settings it took), the game's own
-    state fresh. ``seats`` as given (``fresh_seats``); the host stays the host if seated,
-    else the first person seated does. ``changes``: more fields to set (a series').
+    hands, pictures, timer, language), the game's own state fresh. ``seats`` as given
+    (``fresh_seats``); the host stays the host if seated, else the first person seated
+    does. ``changes``: more fields to set (a series').
+
+    ``settings``: the server's settings as they are now, whose policy then applies
+    (``under_policy``); without them the server's choices the old table took are kept.
 
     The fields reset here are the ones a game changes; a new Table field that holds the
     state of one game must be reset here too."""
+    if settings is not None and not settings.ai_allowed:
+        seats = [s for s in seats if not s.is_ai]
     people = [s.user_id for s in seats if not s.is_ai]
     host = old.host_id if old.host_id in people else (people[0] if people else old.host_id)
     fresh: dict[str, Any] = dict(
@@ -83,8 +107,21 @@ def next_table(old: Table, seats: Sequence[Seat], now: float,
         # Where each player's DMs are (and whose are closed) is still true: no second notice.
         posts=Posts(dm_channels=dict(old.posts.dm_channels), dm_closed=set(old.posts.dm_closed)))
     known = {f.name for f in dataclasses.fields(Table)}  # (fields other features add)
-    return dataclasses.replace(old, **{**{k: v for k, v in fresh.items() if k in known},
-                                       **changes})
+    table = dataclasses.replace(old, **{**{k: v for k, v in fresh.items() if k in known},
+                                        **changes})
+    if settings is not None:
+        under_policy(table, settings)
+    return table
+
+
+def under_policy(table: Table, settings: ServerSettings) -> None:
+    """The server's policy as ``settings`` say it now, on a table that follows another:
+    AI seats allowed or not (``next_table`` leaves existing ones out), hints in rated
+    games, and pictures only if the server still shows them. The channel is the caller's
+    to check (it needs the click's channel, a thread's parent)."""
+    table.ai_allowed = settings.ai_allowed
+    table.hints_allowed = settings.hints_allowed
+    table.images = table.images and settings.images
 
 
 def table_link(table: Table) -> str:
@@ -173,8 +210,21 @@ class Rematches:
         return True
 
     async def _rematch(self, interaction: discord.Interaction, old: Table) -> None:
-        table = next_table(old, fresh_seats(old.seats), self.clock.now(), self.rngs())
-        table.images = old.images and can_attach(interaction)  # (Attach Files may be gone)
+        try:
+            settings = await server_settings.read(self.store, old.guild_id)
+        except SettingsUnavailable:
+            await replies.reply(interaction, say(NOT_OPENED))
+            return
+        refusal = table_setup.channel_refusal(settings, interaction)
+        if refusal is not None:  # the server no longer opens games here
+            await replies.reply(interaction, refusal)
+            return
+        table = next_table(old, fresh_seats(old.seats), self.clock.now(), self.rngs(),
+                           settings=settings)
+        if len(table.seats) < len(old.seats) and not table.count_fits:
+            await replies.reply(interaction, say(NO_AI))  # too few without the AI seats
+            return
+        table.images = table.images and can_attach(interaction)  # (Attach Files may be gone)
         async with self.manager.lock(table):  # nobody reaches the new table before it starts
             problem = await self._open_and_start(table)
             if problem is not None:

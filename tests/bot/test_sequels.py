@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.config.server_settings import ServerSettings
 from bot.features.rematch import next_table
 from bot.features.series import counted
 from bot.storage import CorruptTable, Storage, TableRow
@@ -62,6 +63,33 @@ def test_the_next_table_seats_ai_players_and_hands_the_host_on() -> None:
     new = next_table(old, seats, 50.0, series_id="s1", series_deal=2)
     assert new.host_id == HOST + 1 and [s.ai for s in new.seats] == [None, None, "normal"]
     assert (new.series_id, new.series_deal) == ("s1", 2)
+
+
+def test_the_next_table_under_the_servers_settings_now_keeps_only_the_tables_own_choices(
+        ) -> None:
+    old = finished_game()  # pictures off, Swedish, a 7-minute timer, channel hands
+    old.images, old.hints_allowed = True, False
+    old.seats.append(Seat(-1, "Normal AI", ai="normal"))
+    now = ServerSettings(ai_allowed=False, hints_allowed=True, images=False, language="da",
+                         turn_timer=3600, house_rules={"jazz": {"sevens_bonus": 20}})
+    new = next_table(old, fresh_seats(old.seats), 50.0, settings=now)
+    # Server policy, as it is now: no AI seat, hints in rated games, no pictures.
+    assert [s.user_id for s in new.seats] == [s.user_id for s in old.seats[:3]]
+    assert (new.ai_allowed, new.hints_allowed, new.images) == (False, True, False)
+    # The table's own choices stay: options, hands mode, timer, language.
+    assert (new.options, new.hands_mode, new.turn_timer, new.language) == (
+        old.options, "channel", 420.0, "sv")
+    assert new.options.sevens_bonus == 80
+    # A server that turns pictures on does not turn on a table that chose none; AI seats
+    # allowed again are kept, and the server's no to hints in rated games is followed.
+    old.images, old.ai_allowed, old.hints_allowed = False, False, True
+    again = next_table(old, fresh_seats(old.seats), 60.0, settings=ServerSettings())
+    assert (again.images, again.ai_allowed, again.hints_allowed) == (False, True, False)
+    assert [s.ai for s in again.seats] == [None, None, None, "normal"]
+    # Without the settings (a caller that did not read them): all as the old table had it.
+    kept = next_table(old, fresh_seats(old.seats), 70.0)
+    assert (kept.images, kept.ai_allowed, kept.hints_allowed) == (False, False, True)
+    assert len(kept.seats) == 4
 
 
 def test_the_series_fields_are_in_the_snapshot_and_old_snapshots_load() -> None:

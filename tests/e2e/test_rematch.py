@@ -77,8 +77,8 @@ async def test_the_hosts_rematch_starts_at_once_with_exactly_the_same_seats(
                         timeout=10)
     assert seats_of(second) == seats_of(first)  # nobody else, same order
     assert second.follows == first.table_id and second.host_id == users[0].id
-    assert (second.options, second.hands, second.images, second.turn_timer,
-            second.language) == (first.options, first.hands, first.images,
+    assert (second.options, second.hands_mode, second.images, second.turn_timer,
+            second.language) == (first.options, first.hands_mode, first.images,
                                  first.turn_timer, first.language)
     assert second.status == "playing"
 
@@ -220,4 +220,59 @@ async def test_a_rematch_where_the_bot_may_no_longer_post_is_refused(
     assert live(bot, general) is None
     assert len(rows(db_path, "SELECT * FROM live_tables")) == tables
     assert rematch_button(final)["label"] == "Rematch"  # still there, for later
+    fake.assert_no_violations()
+
+
+async def test_a_rematch_follows_the_servers_settings_as_they_are_now(
+        fake: FakeDiscord, alice: FakeUser, general: FakeChannel, db_path: Path,
+        run_bot: MakeBot, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The server's policy is read again at the rematch (the channel, AI seats, hints in
+    rated games, pictures); the table's own choices (options, timer, language) stay."""
+    games = fake.channel("games")
+    bot = await run_bot(extensions=GAMES)
+    guild = fake.world.guild.id
+    await open_and_start(fake, general, [alice], "jacko", ai=1, target=1, turn_timer="7m")
+    first = live(bot, general)
+    assert first is not None and first.images and first.ai_allowed and first.language == "en"
+    assert not first.hints_allowed
+    await play_out(fake, bot, general, [alice], seed=5)
+    (final,) = results(fake, general)
+    tables = len(rows(db_path, "SELECT * FROM live_tables"))
+
+    async def refused(words: str) -> None:
+        ix = await click_rematch(fake, alice, final)
+        assert ix.response.ephemeral and words in ix.text(), ix.text()
+        assert live(bot, general) is None
+        assert len(rows(db_path, "SELECT * FROM live_tables")) == tables
+        assert rematch_button(final)["label"] == "Rematch"  # still there, for later
+
+    # Games may now be opened only in #games: not here, not even as a rematch.
+    await bot.store.save_server_settings(guild, {"channels": [games.id]})
+    await refused(f"games are opened only in: <#{games.id}>")
+    # AI seats are no longer allowed: without its AI seat, Jacko has too few players.
+    await bot.store.save_server_settings(guild, {"ai_allowed": False})
+    await refused("This server does not allow AI players")
+    # Settings that cannot be read are not "no restrictions": nothing opens.
+    real = bot.store.server_settings
+
+    async def broken(guild_id: int) -> None:
+        raise RuntimeError("database is locked")
+
+    monkeypatch.setattr(bot.store, "server_settings", broken)
+    await refused("could not open the rematch just now")
+    monkeypatch.setattr(bot.store, "server_settings", real)
+
+    # Pictures off and hints in rated games allowed: the rematch takes both.
+    await bot.store.save_server_settings(guild, {"images": False, "hints_allowed": True,
+                                                 "turn_timer": 3600, "language": "sv",
+                                                 "house_rules": {"jacko": {"target": 9}}})
+    ix = await click_rematch(fake, alice, final)
+    assert ix.response.type == 7
+    second = live(bot, general)
+    assert second is not None and second.follows == first.table_id
+    assert seats_of(second) == seats_of(first)
+    assert (second.images, second.hints_allowed, second.ai_allowed) == (False, True, True)
+    # The table's own choices are kept: the options, the timer, the language.
+    assert (second.options, second.turn_timer, second.language) == (
+        first.options, 420, "en")
     fake.assert_no_violations()
