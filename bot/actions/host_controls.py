@@ -6,6 +6,12 @@ the game, and a menu of the players seated besides the host (people and AI
 seats) to remove one. Anyone may click them: only the host's choice acts, anyone
 else is refused politely and privately, and nothing changes.
 
+**Decision:** a removed person cannot join that lobby again (``Table.removed``, kept in
+its snapshot): otherwise Join undoes the removal at once. It stands for the rest of the
+lobby, whoever hosts it, and the host cannot take it back (there is no control to add
+a person, and none is needed): a table opened later, or a rematch, starts with nobody
+removed. An AI seat removed is simply gone; the host may seat another.
+
 Each change is one step (``bot.table.step``): checked on the locked table, saved once,
 put back if the save fails. It bumps the lobby's step, so a Start drawn before it
 is refused ("the lobby just changed"), adds a line to the lobby's events (the
@@ -82,6 +88,8 @@ def remove_player(table: Table, host_id: int, user_id: int, now: float) -> None:
     if index is None:
         raise TableError(T("That player is no longer seated at this table."))
     host, removed = table.seats[table.seated(host_id)], table.seats.pop(index)
+    if not removed.is_ai:  # kept out of this lobby (Table.join): no rejoining at once
+        table.removed = [*table.removed, user_id]
     table.add_line(T("{host} removed {player} from the table.", host=host.name_text,
                      player=removed.name_text))
     table._touch(now)  # a new step: menus and Start drawn before are stale

@@ -103,7 +103,7 @@ def next_table(old: Table, seats: Sequence[Seat], now: float,
         started_at=None, last_activity=now, turn_deadline=None, reminder_at=None, lines=[],
         stopped_by=None, follows=old.table_id, series_id=None, series_deal=0,
         series_totals=[], series_over=False, series_start_at=None, hinted=[],
-        nudged_at=None,  # (a new game has had no hint, no nudge)
+        nudged_at=None, removed=[],  # (a new game has had no hint, no nudge, no removal)
         # Where each player's DMs are (and whose are closed) is still true: no second notice.
         posts=Posts(dm_channels=dict(old.posts.dm_channels), dm_closed=set(old.posts.dm_closed)))
     known = {f.name for f in dataclasses.fields(Table)}  # (fields other features add)

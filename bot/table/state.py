@@ -95,6 +95,9 @@ class Table(Snapshots):
     # The seats that asked for a hint (bot.features.hints), replaced, never changed in place (clones
     # share it): a hinted game counts like a game against AI seats and changes no rating.
     hinted: list[int] = field(default_factory=list)
+    # The people the host removed from the lobby (bot.actions.host_controls.remove_player): they
+    # cannot join this table again. Replaced, never changed in place (clones share it).
+    removed: list[int] = field(default_factory=list)
     # Not part of the game's state: not versioned, not rolled back (see bot.table.posts).
     posts: Posts = field(default_factory=Posts, compare=False)
 
@@ -174,6 +177,11 @@ class Table(Snapshots):
         self._require_lobby()
         if self.seat_of(user_id) is not None:
             raise TableError(T("You are already seated at this table."))
+        if user_id in self.removed:
+            # Decision: a removal stands for the rest of this lobby, whoever hosts it; the
+            # next table (a new one, a rematch) starts with nobody removed.
+            raise TableError(T("The host removed you from this table, so you cannot join it "
+                               "again."))
         full = self._full(joining=True)
         if full is not None:
             raise TableError(full)

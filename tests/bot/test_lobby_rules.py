@@ -9,6 +9,8 @@ import random
 import pytest
 
 from bot.actions import host_controls
+from bot.features.rematch import next_table
+from bot.table.seats import fresh_seats
 from bot.table.state import Table, TableError
 from bot.ui import lobby_controls
 from cogs.attackjack import AttackJackUI
@@ -61,6 +63,47 @@ def test_the_host_removes_people_and_ai_seats_and_nobody_else_does():
     assert [s.user_id for s in table.seats] == [HOST, HOST + 2]
     assert table.step == step + 2 and table.last_activity == 3.0
     assert table.lines[-1] == "p0 removed p1 from the table."
+
+
+def test_a_removed_player_cannot_join_that_lobby_again_whoever_hosts_it():
+    table = lobby(3)
+    table.add_ai(HOST, "easy", 1.0)
+    host_controls.remove_player(table, HOST, HOST + 1, 2.0)
+    host_controls.remove_player(table, HOST, table.seats[-1].user_id, 2.0)
+    assert table.removed == [HOST + 1]  # a person; a removed AI seat is simply gone
+    before = snapshot(table)
+    with pytest.raises(TableError) as refused:
+        table.join(HOST + 1, "p1", 3.0)
+    assert str(refused.value) == ("The host removed you from this table, so you cannot join "
+                                  "it again.")
+    assert snapshot(table) == before
+    table.join(HOST + 5, "newcomer", 3.0)  # anybody else still joins
+    table.add_ai(HOST, "easy", 3.0)  # and the host may seat another AI player
+    # Kept in the snapshot: a restart does not let them back in; an older snapshot loads.
+    data = json.loads(json.dumps(table.to_data()))
+    back = Table.from_data(data, Jazz, version=1)
+    assert back.removed == [HOST + 1]
+    with pytest.raises(TableError, match="removed you"):
+        back.join(HOST + 1, "p1", 4.0)
+    older = Table.from_data({k: v for k, v in data.items() if k != "removed"}, Jazz, 1)
+    assert older.removed == []
+    # The host leaving hands the lobby on; the removal stands.
+    table.leave(HOST, 5.0)
+    assert table.host_id == HOST + 2
+    with pytest.raises(TableError, match="removed you"):
+        table.join(HOST + 1, "p1", 6.0)
+    # A table that follows this one (a rematch, a series' next deal) removes nobody.
+    assert next_table(table, fresh_seats(table.seats), 7.0).removed == []
+
+
+def test_a_removal_put_back_by_a_failed_step_lets_them_join():
+    table = lobby(3)
+    kept = table.clone()
+    host_controls.remove_player(table, HOST, HOST + 1, 2.0)
+    table.restore(kept)  # the step kernel's roll back (a failed save)
+    assert table.removed == [] and kept.removed == []
+    table.leave(HOST + 1, 3.0)
+    table.join(HOST + 1, "p1", 4.0)
 
 
 def test_an_option_change_is_checked_like_the_start_command():
