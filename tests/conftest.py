@@ -6,6 +6,34 @@ import pytest_asyncio
 from testkit.fakediscord import FakeDiscord
 from tests.pgserver import PostgresServer, PostgresUnavailable
 
+# -- slow tests first --------------------------------------------------------------------
+
+# Slow tests in files whose owners have not marked them yet (``@pytest.mark.slow`` in the
+# file itself is the usual way): node ids without parameters.
+SLOW_ELSEWHERE = frozenset({
+    "tests/bot/test_images_games.py::test_every_state_draws_inside_its_canvas",
+    "tests/bot/test_render.py::test_fit_embed_always_meets_every_limit",
+    "tests/bot/test_storage_postgres.py::test_a_server_runs_unprivileged_and_leaves_nothing_behind",
+    "tests/bot/test_storage_postgres.py::"
+    "test_two_processes_finishing_games_at_once_conserve_chips_and_rate_once",
+    "tests/e2e/test_bus.py::test_every_saved_version_of_a_whole_game_is_announced_once_in_order",
+})
+
+
+@pytest.hookimpl(tryfirst=True)  # before ``-m`` deselects by marker
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark ``SLOW_ELSEWHERE``, then run every slow test before the quick ones.
+
+    Under xdist (``-n auto --maxschedchunk 1`` in pyproject.toml) each worker takes the
+    next test as soon as it is free, so the long ones start first, spread over the
+    workers, and the many short ones fill in at the end: the workers finish together.
+    The sort is stable, so the quick tests keep their order, and every worker collects
+    the same order (xdist requires it)."""
+    for item in items:
+        if item.nodeid.split("[")[0] in SLOW_ELSEWHERE:
+            item.add_marker(pytest.mark.slow)
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
 
 @pytest_asyncio.fixture
 async def fake_discord() -> AsyncIterator[FakeDiscord]:

@@ -8,6 +8,8 @@ import concurrent.futures
 import random
 from typing import Any
 
+import pytest
+
 from bot.table.ai_runner import AIRunner
 from engine.california_jack import CaliforniaJack
 from engine.jazz import Jazz
@@ -76,6 +78,7 @@ async def test_the_lobby_closes_when_only_ai_seats_would_be_left(run_bot, fake_d
     assert bot.croupier.manager.in_channel(general.id) is None
 
 
+@pytest.mark.slow
 async def test_one_person_and_three_ai_seats_finish_a_jazz_game(
         fake, alice, general, run_bot, monkeypatch):
     log = HiddenLog(fake, [general])
@@ -104,6 +107,7 @@ async def test_one_person_and_three_ai_seats_finish_a_jazz_game(
     assert all("<@-" not in m.text() for m in general.messages)
 
 
+@pytest.mark.slow
 async def test_a_person_against_an_ai_in_california_jack(fake, bob, general, run_bot, monkeypatch):
     log = HiddenLog(fake, [general])
     watch_engine(monkeypatch, CaliforniaJack, log)
@@ -171,6 +175,7 @@ class FailingExecutor(concurrent.futures.Executor):
         return future
 
 
+@pytest.mark.slow
 async def test_a_failing_ai_falls_back_to_the_simple_move_and_the_game_ends(
         fake, alice, general, run_bot):
     executor = FailingExecutor()
@@ -185,6 +190,7 @@ async def test_a_failing_ai_falls_back_to_the_simple_move_and_the_game_ends(
     assert executor.jobs > 10  # every AI turn asked, and was played anyway
 
 
+@pytest.mark.slow
 async def test_ai_seats_keep_playing_after_a_restart(fake, alice, general, tmp_path):
     async with bots_on(fake, tmp_path / "db.sqlite", {**EXTENSIONS, **JAZZ_ONLY}) as bots:
         bot = await bots.new()

@@ -55,6 +55,7 @@ async def jazz_in_play(fake: FakeDiscord, tmp_path: Path, **bot_options):
         yield bot, general, users
 
 
+@pytest.mark.slow
 async def test_a_move_waiting_on_a_slow_database_is_deferred_then_shown(fake, db_path, tmp_path):
     async with jazz_in_play(fake, tmp_path) as (bot, general, users):
         user = player_to_act(fake, bot, general, users)
@@ -71,6 +72,7 @@ async def test_a_move_waiting_on_a_slow_database_is_deferred_then_shown(fake, db
         assert not any(f.ephemeral and "wrong" in f.content for f in ix.followups)
 
 
+@pytest.mark.slow
 async def test_a_save_failing_after_the_deferral_says_so_and_changes_nothing(
         fake, db_path, tmp_path):
     async with jazz_in_play(fake, tmp_path, store_wait_ms=2600) as (bot, general, users):
@@ -96,6 +98,7 @@ async def test_a_save_failing_after_the_deferral_says_so_and_changes_nothing(
         assert again.response.type == 7 and actions_played(bot, general) == before + 1
 
 
+@pytest.mark.slow
 async def test_join_and_start_on_a_slow_database_leave_the_lobby_true(
         fake, general, db_path, run_bot):
     alice, bob, cy = users_of(fake, "alice", "bob", "cy")
@@ -185,6 +188,7 @@ async def test_forged_foreign_replayed_and_malformed_ids_are_answered_and_change
     assert await driver.play_one()
 
 
+@pytest.mark.slow
 async def test_three_hundred_random_forgeries_during_a_game_are_all_answered(
         fake, general, new_bot):
     users = users_of(fake, "alice", "bob", "cy")
@@ -245,6 +249,7 @@ async def test_an_exception_in_a_component_is_answered_and_logged_once(
         assert bot.metrics.errors == 1
 
 
+@pytest.mark.slow
 async def test_an_exception_after_the_deferral_edits_in_a_polite_sentence(fake, tmp_path):
     async with jazz_in_play(fake, tmp_path) as (bot, general, users):
         user = player_to_act(fake, bot, general, users)
@@ -307,6 +312,7 @@ class SlowAI(AIRunner):
         return await super().choose(game, seat, level, table_id, **kwargs)
 
 
+@pytest.mark.slow
 async def test_clicks_while_a_slow_ai_decides_a_timed_out_turn_are_answered(fake, tmp_path, clock):
     ai = SlowAI(concurrent.futures.ThreadPoolExecutor(max_workers=1), iterations=20,
                 time_limit=None, owns_executor=True)

@@ -12,6 +12,8 @@ import dataclasses
 import random
 from collections import Counter
 
+import pytest
+
 from bot.config.settings import Timing
 from bot.ui.custom_ids import parse
 from bot.ui.pacer import EDIT
@@ -103,6 +105,7 @@ def told_of_this_turn(fake: FakeDiscord, bot, s: Seats) -> bool:
     return any(c is not None and c.version == table.step for c in ids)
 
 
+@pytest.mark.slow
 async def test_a_move_costs_at_most_1_2_requests_at_twenty_busy_tables(clock, new_bot):
     """Twenty 4-seat tables, players on DMs, a move every 4 s each: the next player's DM
     is most of it; a running table is edited once for several moves (before: one edit a
@@ -132,6 +135,7 @@ async def test_a_move_costs_at_most_1_2_requests_at_twenty_busy_tables(clock, ne
     assert per_move["POST /channels/{channel_id}/messages"] >= 0.7  # each turn its DM
 
 
+@pytest.mark.slow
 async def test_a_tiny_budget_is_never_exceeded_yet_every_table_and_turn_arrives(clock, new_bot):
     """At 5 requests/s and eight tables moving as fast as their players get their turn,
     the bot stays within its budget in every second; the table edits wait and merge,

@@ -6,6 +6,8 @@ import asyncio
 import dataclasses
 import random
 
+import pytest
+
 from testkit.harness import (
     FAST,
     GameDriver,
@@ -16,6 +18,7 @@ from testkit.harness import (
 from testkit.tables import JAZZ_ONLY, actions_played, dm_menu, player_to_act, start_jazz
 
 
+@pytest.mark.slow
 async def test_closed_dms_use_my_hand_and_are_announced_once(fake, general, run_bot):
     alice, cy = fake.add_user("alice"), fake.add_user("cy")
     bob = fake.add_user("bob", dms_closed=True)

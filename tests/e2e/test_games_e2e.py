@@ -18,6 +18,7 @@ CASES = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("game_id", "command", "players", "options"), CASES)
 async def test_full_game(run_bot, fake_discord, monkeypatch, game_id, command, players, options):
     if game_id not in available_games():

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from engine.jazz import Jazz
 from testkit.harness import GameDriver, HiddenLog, watch_engine
 from testkit.tables import JAZZ_ONLY, recorded_actions, start_jazz
 
 
+@pytest.mark.slow
 async def test_full_jazz_game_by_dm(fake, alice, bob, cy, general, run_bot, monkeypatch):
     log = HiddenLog(fake, [general])
     watch_engine(monkeypatch, Jazz, log)
@@ -36,6 +39,7 @@ async def test_full_jazz_game_by_dm(fake, alice, bob, cy, general, run_bot, monk
     assert calls / actions <= 3.0
 
 
+@pytest.mark.slow
 async def test_full_jazz_game_with_hands_in_the_channel(fake, run_bot, monkeypatch):
     users = [fake.add_user(n) for n in ("alice", "bob", "cy", "dee")]
     thread = fake.channel("table-thread")

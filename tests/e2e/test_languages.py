@@ -159,6 +159,7 @@ WHOLE_GAMES = [("sv-SE", "jazz"), ("sv-SE", "jacko"), ("da", "california_jack"),
                ("da", "jazz"), ("ru", "attackjack"), ("ru", "jazz")]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("locale", "game"), WHOLE_GAMES)
 async def test_a_whole_game_with_every_client_in_one_language(
         fake: FakeDiscord, general: FakeChannel, tmp_path: Path, drawn: list[Any], locale: str,

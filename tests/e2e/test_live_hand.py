@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 import re
 
+import pytest
+
 from testkit.census import census, live_controls, one_line, play_seeded_game
 from testkit.harness import choose, idle, table_message
 from testkit.tables import JAZZ_ONLY, dm_menu, player_to_act, start_jazz
@@ -12,6 +14,7 @@ from testkit.tables import JAZZ_ONLY, dm_menu, player_to_act, start_jazz
 MOVE_LINE = re.compile(r"^You (played \S+|passed)\. · Jazz · deal [1-6] of 6: .+$")
 
 
+@pytest.mark.slow
 async def test_a_whole_game_leaves_one_line_per_move_and_never_two_live_hands(fake, tmp_path):
     mark = fake.mark()
     users, moves, most_live = await play_seeded_game(fake, tmp_path / "db.sqlite")

@@ -44,6 +44,7 @@ def live_hands(fake: FakeDiscord, users) -> list[FakeMessage]:
             if not m.deleted and any(is_move(c) for c in m.leaf_components())]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("game_id", "command", "players"), GAMES)
 async def test_the_table_and_each_live_hand_carry_a_picture_that_follows_the_game(
         fake, general, game_id, command, players, new_bot):
@@ -120,6 +121,7 @@ async def calls_of_a_game(fake: FakeDiscord, path, images: bool) -> list[str]:
         return [c.route for c in fake.calls_since(mark)]
 
 
+@pytest.mark.slow
 async def test_pictures_cost_no_api_call_of_their_own(tmp_path):
     """The same game (same seed, same clicks) makes the same calls with pictures or not."""
     async with FakeDiscord() as fake:

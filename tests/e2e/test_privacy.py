@@ -13,6 +13,8 @@ import asyncio
 import random
 from datetime import timedelta
 
+import pytest
+
 from testkit.bots import Bots
 from testkit.fakediscord import FakeChannel, FakeDiscord
 from testkit.results import T0, finished, listed_ids, option_values
@@ -99,6 +101,7 @@ async def test_invisible_games_in_between_leave_every_page_full(
         assert seen == visible
 
 
+@pytest.mark.slow
 async def test_results_commands_on_a_slow_database_answer_in_time(
         fake: FakeDiscord, general: FakeChannel, bots: Bots, monkeypatch):
     alice, bob, *_ = private_world(fake)

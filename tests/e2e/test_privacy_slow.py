@@ -62,6 +62,7 @@ async def seed(bot: Any, channel: int, guild: int) -> None:
                                              chips=[20, -20], when=when))
 
 
+@pytest.mark.slow
 async def test_a_failing_database_is_reported_after_the_deferral(
         fake: FakeDiscord, bots: Bots, monkeypatch: pytest.MonkeyPatch) -> None:
     alice, general = fake.add_user("alice"), fake.channel("general")
@@ -82,6 +83,7 @@ async def test_a_failing_database_is_reported_after_the_deferral(
             assert wanted in ix.text(), name  # not "Something went wrong": no 40060
 
 
+@pytest.mark.slow
 async def test_slow_buttons_and_downloads_are_deferred_then_answered(
         fake: FakeDiscord, alice: FakeUser, bob: FakeUser, general: FakeChannel, bots: Bots,
         monkeypatch: pytest.MonkeyPatch) -> None:

@@ -19,6 +19,7 @@ from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import discord
+import pytest
 
 from testkit.fakediscord import FakeChannel, FakeDiscord
 from testkit.processes import (
@@ -35,6 +36,8 @@ from testkit.processes import (
     seat_users,
     stored_game,
 )
+
+pytestmark = pytest.mark.slow  # every test here runs the bot as a process
 
 STOP_TIMEOUT = 10.0  # a stop with nothing stuck takes well under a second
 CALLBACK = "POST /interactions/{interaction_id}/{token}/callback"

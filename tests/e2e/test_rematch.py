@@ -49,6 +49,7 @@ KINDS = [("jacko", "jacko", 2, {"target": 1}), ("jazz", "jazz", 3, {}),
          ("california_jack", "californiajack", 2, {"target": 1})]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("game", "command", "players", "options"), KINDS)
 async def test_the_hosts_rematch_starts_at_once_with_exactly_the_same_seats(
         fake: FakeDiscord, general: FakeChannel, run_bot: MakeBot, game: str, command: str,

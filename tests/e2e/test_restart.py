@@ -117,6 +117,7 @@ def resume_problems(fake: FakeDiscord, players: Players, before: dict[int, int],
 # ------------------------------------------------------------------ the test
 
 
+@pytest.mark.slow
 async def test_a_killed_bot_process_finishes_the_game_with_nothing_lost_or_repeated(
         fake_discord: FakeDiscord, any_bot_process: BotProcess, tmp_path: Path) -> None:
     fake, bot_process = fake_discord, any_bot_process
@@ -194,6 +195,7 @@ async def test_a_killed_bot_process_finishes_the_game_with_nothing_lost_or_repea
     assert not problems, "the restored table let its players down:\n" + "\n".join(problems)
 
 
+@pytest.mark.slow
 async def test_a_jacko_game_killed_twice_finishes_with_every_move_once(
         fake_discord: FakeDiscord, any_bot_process: BotProcess) -> None:
     """Jacko (two players, from their DMs) survives two kills, on SQLite and PostgreSQL;
@@ -268,6 +270,7 @@ async def double_click(fake: FakeDiscord, players: Players) -> tuple[Interaction
     return first, second
 
 
+@pytest.mark.slow
 async def test_many_tables_restart_with_corrupt_rows_reported_and_the_rest_finished(
         fake: FakeDiscord, bots: Bots, caplog: pytest.LogCaptureFixture) -> None:
     world = fake.world

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from testkit.harness import GameDriver, idle, is_move, table_message
 from testkit.tables import JAZZ_ONLY, actions_played, player_to_act
 
 
+@pytest.mark.slow
 async def test_a_new_bot_continues_the_game_from_old_messages(fake, users, general, jazz_game,
                                                               run_bot):
     first = jazz_game

@@ -29,6 +29,8 @@ from testkit.processes import (
     seat_users,
 )
 
+pytestmark = pytest.mark.slow  # every test here runs the bot as a process
+
 STARTING_CHIPS = 1000
 END_SERIES = "ct:endseries:"
 

@@ -53,6 +53,7 @@ async def test_the_default_extension_list_loads_every_landed_game(fake, run_bot)
     assert bot.intents.value == bot.intents.default().value  # nothing privileged
 
 
+@pytest.mark.slow
 async def test_python_m_bot_runs_a_table(fake, alice, general, tmp_path):
     env = fake.subprocess_env()
     env.update({"DATABASE_PATH": str(tmp_path / "bot.db"), "LOG_LEVEL": "WARNING"})
@@ -78,6 +79,7 @@ def one_or_two_sentences(text: str) -> bool:
     return 1 <= len(re.findall(r"[.!?](?:\s|$)", text)) <= 2
 
 
+@pytest.mark.slow
 async def test_python_m_bot_with_a_token_discord_refuses_says_so(fake_discord, tmp_path):
     exited = await run_to_exit(fake_discord, tmp_path, DISCORD_TOKEN="not-the-token")
     assert exited.status == 2  # as a bad setting: starting again does not help
@@ -94,6 +96,7 @@ def closed_port() -> int:
         return sock.getsockname()[1]  # nothing listens there once it is closed
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("where, reason", [
     ("closed port", "Connection refused"),
     ("unknown host", ""),  # the resolver's words differ between systems
@@ -111,6 +114,7 @@ async def test_python_m_bot_without_network_says_so(fake_discord, tmp_path, wher
     assert "check the network" in sentence and one_or_two_sentences(sentence)
 
 
+@pytest.mark.slow
 async def test_python_m_bot_says_when_its_postgresql_cannot_be_reached(fake_discord, tmp_path):
     url = f"postgresql://cardtable:secret@127.0.0.1:{closed_port()}/cardtable"
     exited = await run_to_exit(fake_discord, tmp_path, DATABASE_URL=url)
@@ -122,6 +126,7 @@ async def test_python_m_bot_says_when_its_postgresql_cannot_be_reached(fake_disc
     assert "Check DATABASE_URL" in sentence
 
 
+@pytest.mark.slow
 async def test_python_m_bot_says_when_discord_has_a_server_error(fake_discord, tmp_path):
     fake_discord.fail_next("GET", "/users/@me", 503)  # the log-in's first request
     exited = await run_to_exit(fake_discord, tmp_path)
@@ -131,6 +136,7 @@ async def test_python_m_bot_says_when_discord_has_a_server_error(fake_discord, t
     assert "discordstatus.com" in sentence and one_or_two_sentences(sentence)
 
 
+@pytest.mark.slow
 async def test_python_m_bot_without_the_commands_scope_says_how_to_invite_it(fake, tmp_path):
     guild = fake.world.guild.id
     # Discord's answer when the bot was invited without the applications.commands scope.

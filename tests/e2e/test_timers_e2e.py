@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from testkit.harness import choose, idle, live_menu, table_message
 from testkit.tables import actions_played, player_to_act, start_jazz
 
@@ -66,6 +68,7 @@ async def test_three_expiries_make_a_player_away_until_they_come_back(
     assert not seat.away and seat.expiries == 0
 
 
+@pytest.mark.slow
 async def test_everybody_away_stops_the_table(fake, users, general, jazz_game, clock):
     bot = jazz_game
     await idle(bot)
@@ -98,6 +101,7 @@ async def test_idle_lobby_expires_after_15_minutes(fake, alice, bob, general, ja
     assert await bot.store.active_table_in_channel(general.id) is None
 
 
+@pytest.mark.slow
 async def test_an_old_table_message_is_replaced_by_a_fresh_one(
         fake, users, general, jazz_bot, clock):
     bot = jazz_bot

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from testkit.fakediscord import FakeMessage, FakeUser
 from testkit.harness import idle, table_message
 from testkit.tables import JAZZ_ONLY, mentioned, move, notices, player_to_act, start_jazz
@@ -24,6 +26,7 @@ def check_notices(fake, bot, channel, users, mover: FakeUser | None) -> FakeMess
     return None
 
 
+@pytest.mark.slow
 async def test_hands_in_the_channel_one_mention_per_turn_deleted_when_they_act(
         fake, users, general, run_bot):
     bot = await run_bot(extensions=JAZZ_ONLY)
@@ -50,6 +53,7 @@ async def test_hands_in_the_channel_one_mention_per_turn_deleted_when_they_act(
         assert fake.messages(user) == []  # no DM in this mode
 
 
+@pytest.mark.slow
 async def test_closed_dms_get_a_mention_and_open_dms_get_none(fake, general, run_bot):
     alice, cy = fake.add_user("alice"), fake.add_user("cy")
     bob = fake.add_user("bob", dms_closed=True)

@@ -15,6 +15,8 @@ import random
 import sqlite3
 from pathlib import Path
 
+import pytest
+
 from engine.records import replay
 from testkit.fakediscord import FakeDiscord
 from testkit.harness import GameDriver, idle, make_bot, table_message
@@ -53,6 +55,7 @@ def legacy_database(fake: FakeDiscord, path: Path) -> dict[str, object]:
     return {"users": users, "channels": channels, "played": old["jazz_actions_played"]}
 
 
+@pytest.mark.slow
 async def test_an_old_database_is_migrated_and_its_tables_play_on(fake, tmp_path):
     path = tmp_path / "old.sqlite"
     world = legacy_database(fake, path)

@@ -136,6 +136,7 @@ def check_the_end(game: CaliforniaJack) -> None:
     assert max(before) < target or before[0] == before[1]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("options", OPTION_SETS, ids=repr)
 def test_random_games_keep_every_rule(options: CaliforniaJackOptions) -> None:
     for seed in SEEDS:

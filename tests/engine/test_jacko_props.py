@@ -177,6 +177,7 @@ class Checker:
                 assert not card_strings(game.seat_view(seat)) & set(hands[1 - seat])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("options", OPTION_SETS, ids=lambda o: f"t{o.target}-{o.open_hands}")
 def test_random_games_keep_every_rule(options: JackoOptions) -> None:
     for seed in range(15):

@@ -290,6 +290,7 @@ def play_example_8(sevens_bonus: int) -> Jazz:
     return game
 
 
+@pytest.mark.slow
 def test_example_8_a_whole_match():
     game = play_example_8(sevens_bonus=10)
     assert game.deal_points[:5] == EXAMPLE_8_DEALS

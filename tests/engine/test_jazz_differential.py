@@ -73,6 +73,7 @@ def test_random_records_agree_step_by_step(block):
         assert engine_result(record) == reference_result(record)
 
 
+@pytest.mark.slow
 def test_broken_records_are_refused_at_the_same_place():
     refused = 0
     for seed in range(300):

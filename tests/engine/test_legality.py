@@ -85,6 +85,7 @@ def playout(game: Game, seed: int) -> int:
             assert game.apply(seat, action)[0] == Played(seat, action)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("game_id", "players"), CASES)
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data(), seed=st.integers(0, 2**32 - 1))
