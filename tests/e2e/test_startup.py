@@ -90,10 +90,16 @@ async def test_python_m_bot_with_a_token_discord_refuses_says_so(fake_discord, t
     assert not (tmp_path / "bot.db").exists()  # it stopped before it opened anything
 
 
+_HELD: list[socket.socket] = []  # the sockets of closed_port(), bound until the worker exits
+
+
 def closed_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]  # nothing listens there once it is closed
+    """A port where a connection is refused: bound here, never listening, and kept bound,
+    so that no other test (another xdist worker's server) can take it meanwhile."""
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    _HELD.append(sock)
+    return sock.getsockname()[1]
 
 
 @pytest.mark.slow
