@@ -9,6 +9,7 @@ the bot acknowledged. Used by the end-to-end tests (tests/e2e) and the shard ben
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import random
 import re
@@ -18,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import aiohttp
 import asyncpg  # type: ignore[import-untyped]  # asyncpg ships no type information
 import discord
 
@@ -30,8 +32,10 @@ from testkit.fakediscord import (
     Interaction,
 )
 from testkit.harness import menu_choices
+from testkit.pgcluster import free_port
 
 MOVE_PREFIXES = ("ct:play:", "ct:act:")
+BUSY_NOW = re.compile(r"^cardtable_busy (\d)$", re.MULTILINE)
 # discord.py, the bot and the fake's patch are imported before the gateway connects.
 START_TIMEOUT = 30.0
 MENU_PATIENCE = 1.0  # seconds a player waits for their menu before pressing My hand
@@ -65,6 +69,7 @@ class BotProcess:
     proc: asyncio.subprocess.Process | None = None
     starts: int = 0
     url: str | None = None  # DATABASE_URL: PostgreSQL instead of the SQLite file
+    health_port: int | None = None  # its /healthz and /metrics, a fresh port each start
     environment: dict[str, str] = field(default_factory=dict)  # more settings (shards)
 
     async def start(self, wait: bool = True) -> None:
@@ -72,6 +77,9 @@ class BotProcess:
                                             "LOG_LEVEL": "INFO"} | self.environment
         if self.url is not None:
             env["DATABASE_URL"] = self.url
+        if "HEALTH_PORT" not in self.environment:
+            self.health_port = free_port()
+            env |= {"HEALTH_PORT": str(self.health_port), "HEALTH_HOST": "127.0.0.1"}
         self.starts += 1
         with self.log.open("a") as log:
             log.write(f"---- start {self.starts}\n")
@@ -84,6 +92,28 @@ class BotProcess:
     def _connected(self) -> bool:
         self.check_running()
         return bool(self.fake.gateway.live_sessions) and self.fake.syncs > 0
+
+    async def idle(self, timeout: float = 60.0) -> None:
+        """Wait until the bot process says it has nothing left to do: its /metrics'
+        ``cardtable_busy`` is 0 (the tables restored and resumed, every step, bot move,
+        table edit and save done). Asked of the bot, never guessed from a quiet spell:
+        on a busy machine the bot can be silent for a while in the middle of its work.
+        ``timeout`` only bounds a failing run."""
+        assert self.health_port is not None, "the bot process runs no health endpoint"
+        url = f"http://127.0.0.1:{self.health_port}/metrics"
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        async with aiohttp.ClientSession() as http:
+            while True:
+                self.check_running()
+                with contextlib.suppress(aiohttp.ClientError):
+                    async with http.get(url) as response:
+                        busy = BUSY_NOW.search(await response.text())
+                    if busy is not None and busy[1] == "0":
+                        return
+                if loop.time() > deadline:
+                    raise AssertionError(f"the bot was still busy after {timeout} s")
+                await asyncio.sleep(0.02)
 
     def check_running(self) -> None:
         if self.proc is not None and self.proc.returncode is not None:

@@ -23,6 +23,7 @@ import locales
 from bot.app import commandsync, components
 from bot.app.croupier import Croupier
 from bot.app.health import HealthServer, Metrics
+from bot.app.readiness import Readiness
 from bot.config.settings import Settings, Timing
 from bot.storage import Store, open_storage
 from bot.table.ai_runner import AIRunner
@@ -94,6 +95,9 @@ class CardTableBot(commands.AutoShardedBot):
         self.synced = False  # whether this start-up pushed the command tree to Discord
         self.closing = False  # shutting down: clicks and commands are refused politely
         self.metrics = Metrics()
+        self.started = False  # the tables are restored (their resumption may still run)
+        self.readiness = Readiness(lambda: self.started, lambda: self.shards.keys(),
+                                   lambda: self.store.info())
         self.health: HealthServer | None = None
         self.components = answer_guard.ComponentPatterns()
         self.readers = Readers()  # each user's language, for the DMs to them
@@ -127,11 +131,13 @@ class CardTableBot(commands.AutoShardedBot):
                                   shards=self.settings.shards,
                                   ai_workers=self.settings.ai_workers)
         manager = self._croupier.manager
+        croupier = self._croupier
         self.metrics.watch(
             live_tables=lambda: Counter(t.status for t in manager.all()),
-            gateway_latency=lambda: self.latency if self.shards else math.nan)
+            gateway_latency=lambda: self.latency if self.shards else math.nan,
+            busy=lambda: not self.started or croupier.busy())
         if self.settings.health_port is not None:
-            self.health = HealthServer(self.metrics, lambda: self.is_ready() and self.is_set_up,
+            self.health = HealthServer(self.metrics, self.readiness.ready,
                                        self.settings.health_host, self.settings.health_port)
             await self.health.start()
         self.add_dynamic_items(*components.DYNAMIC_ITEMS)
@@ -142,6 +148,7 @@ class CardTableBot(commands.AutoShardedBot):
                 continue
             await self.load_extension(extension)
         tables = await self.croupier.start()
+        self.started = True
         log.info("restored %d table(s)", len(tables))
         await self.sync_commands_if_changed()
 
@@ -157,6 +164,19 @@ class CardTableBot(commands.AutoShardedBot):
     def remove_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
         super().remove_dynamic_items(*items)
         self.components.remove(items)
+
+    # The gateway connection of each shard, for /healthz (bot.app.readiness).
+    async def on_shard_connect(self, shard_id: int) -> None:
+        self.readiness.shard_connected(shard_id)
+
+    async def on_shard_resumed(self, shard_id: int) -> None:
+        self.readiness.shard_connected(shard_id)
+
+    async def on_shard_ready(self, shard_id: int) -> None:
+        self.readiness.shard_connected(shard_id)
+
+    async def on_shard_disconnect(self, shard_id: int) -> None:
+        self.readiness.shard_disconnected(shard_id)
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """Every interaction: counted, watched until answered, refused if no component

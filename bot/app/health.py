@@ -19,13 +19,14 @@ discord.py already depends on): ``await start()``, ``await close()``.
 
 from __future__ import annotations
 
+import inspect
 import logging
 import math
 import os
 import sys
 import urllib.error
 import urllib.request
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from types import TracebackType
 from typing import TypeVar
 
@@ -91,7 +92,7 @@ class Metrics:
     left out of that scrape (and logged once) rather than failing the scrape."""
 
     def __init__(self, *, live_tables: LiveTables | None = None,
-                 gateway_latency: Latency | None = None,
+                 gateway_latency: Latency | None = None, busy: Callable[[], bool] | None = None,
                  answer_buckets: Sequence[float] = ANSWER_BUCKETS,
                  table_statuses: Iterable[str] = TABLE_STATUSES):
         self.moves = 0
@@ -101,11 +102,13 @@ class Metrics:
         self.table_statuses = tuple(table_statuses)
         self._live_tables: LiveTables | None = None
         self._gateway_latency: Latency | None = None
+        self._busy: Callable[[], bool] | None = None
         self._failing: set[str] = set()
-        self.watch(live_tables=live_tables, gateway_latency=gateway_latency)
+        self.watch(live_tables=live_tables, gateway_latency=gateway_latency, busy=busy)
 
     def watch(self, *, live_tables: LiveTables | None = None,
-              gateway_latency: Latency | None = None) -> None:
+              gateway_latency: Latency | None = None,
+              busy: Callable[[], bool] | None = None) -> None:
         """Give the gauges their sources (at start, once the bot has them): ``live_tables``
         returns the number of live tables by status, ``gateway_latency`` the gateway's
         heartbeat latency in seconds (discord.py's ``Client.latency``)."""
@@ -113,6 +116,8 @@ class Metrics:
             self._live_tables = live_tables
         if gateway_latency is not None:
             self._gateway_latency = gateway_latency
+        if busy is not None:
+            self._busy = busy
 
     def count_move(self, n: int = 1) -> None:
         self.moves += n
@@ -162,6 +167,12 @@ class Metrics:
             _family(out, "cardtable_gateway_latency_seconds", "gauge",
                     "Latency of the Discord gateway's heartbeat, in seconds.")
             out.append(f"cardtable_gateway_latency_seconds {_number(latency)}")
+        busy = self._read("cardtable_busy", self._busy, bool)
+        if busy is not None:
+            _family(out, "cardtable_busy", "gauge",
+                    "1 while the bot is starting or a step, a bot move, a table edit or a "
+                    "save is under way; 0 when it has nothing left to do.")
+            out.append(f"cardtable_busy {int(busy)}")
         return "\n".join(out) + "\n"
 
     def _read(self, name: str, source: Callable[[], S] | None,
@@ -212,7 +223,7 @@ class HealthServer:
     """``/healthz`` and ``/metrics`` on ``host:port`` (port 0: any free port; read
     ``port`` after ``start``). Runs in the current event loop; no access log."""
 
-    def __init__(self, metrics: Metrics, ready: Callable[[], bool],
+    def __init__(self, metrics: Metrics, ready: Callable[[], bool | Awaitable[bool]],
                  host: str = "127.0.0.1", port: int = 0):
         self.metrics = metrics
         self.ready = ready
@@ -264,15 +275,16 @@ class HealthServer:
                         tb: TracebackType | None) -> None:
         await self.close()
 
-    def _is_ready(self) -> bool:
+    async def _is_ready(self) -> bool:
         try:
-            return bool(self.ready())
+            ready = self.ready()
+            return bool(await ready if inspect.isawaitable(ready) else ready)
         except Exception:
             log.warning("the readiness check failed", exc_info=True)
             return False
 
     async def _healthz(self, request: web.Request) -> web.Response:
-        ready = self._is_ready()
+        ready = await self._is_ready()
         return web.Response(status=200 if ready else 503, text="ok\n" if ready else
                             "not ready\n", headers={"Cache-Control": "no-store"})
 

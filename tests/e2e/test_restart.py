@@ -143,7 +143,7 @@ async def test_a_killed_bot_process_finishes_the_game_with_nothing_lost_or_repea
     assert table is not None
     before = table_versions(general)
     await bot_process.start()
-    await fake.settle()
+    await bot_process.idle()  # resumed: the bot says so itself
     problems += resume_problems(fake, players, before, saved, "the first restart")
     # Buttons on the old table message work for everyone in the new process.
     for user in users:
@@ -161,7 +161,7 @@ async def test_a_killed_bot_process_finishes_the_game_with_nothing_lost_or_repea
     assert played(saved["game"], seat_users(saved)) == players.moves
     before = table_versions(general)
     await bot_process.start()
-    await fake.settle()  # the new process deals the second deal itself
+    await bot_process.idle()  # the new process deals the second deal itself
     problems += resume_problems(fake, players, before,
                                 await bot_process.live_table(general.id),
                                 "the second restart")
@@ -169,7 +169,7 @@ async def test_a_killed_bot_process_finishes_the_game_with_nothing_lost_or_repea
     # 3. The rest of the game, then the record as stored and as downloaded.
     while await players.move() is not None:
         assert len(players.moves) < 400, "the game does not end"
-    await fake.settle()
+    await bot_process.idle()
     game_id, record, seats = await bot_process.stored_game(general.id)
     assert played(record, seats) == players.moves  # nothing lost, nothing applied twice
 
@@ -216,10 +216,10 @@ async def test_a_jacko_game_killed_twice_finishes_with_every_move_once(
         saved = await bot_process.live_table(general.id)
         assert played(saved["game"], seat_users(saved)) == players.moves
         await bot_process.start()
-        await fake.settle()
+        await bot_process.idle()
     while await players.move() is not None:
         assert len(players.moves) < 400, "the game does not end"
-    await fake.settle()
+    await bot_process.idle()
     _, record, seats = await bot_process.stored_game(general.id)
     assert played(record, seats) == players.moves
     assert sorted(seats) == sorted(u.id for u in users)
