@@ -36,7 +36,7 @@ from testkit.fakediscord import (
     FakeMessage,
     Interaction,
 )
-from testkit.harness import menu_choices
+from testkit.harness import idle, menu_choices
 from testkit.processes import (
     MOVE_PREFIXES,
     BotProcess,
@@ -340,7 +340,7 @@ async def test_many_tables_restart_with_corrupt_rows_reported_and_the_rest_finis
         await asyncio.gather(*(p.move() for p in players.values()))
         for channel, p in list(players.items()):
             if p.over():
-                await fake.settle()
+                await idle(bot)  # the final move recorded: the bot says it is done
                 _, record, seats = stored_game(bots.path, channel.id)
                 assert played(record, seats) == p.moves
                 del players[channel]
@@ -355,7 +355,7 @@ async def test_turn_timers_resume_from_their_deadlines(
     await open_jazz(fake, general, users, turn_timer="1m")  # a minute per move
     players = Players(fake, general, users, random.Random(2))
     await players.play(3)
-    await fake.settle()
+    await idle(bot)
     before = live_table(bots.path, general.id)
     assert before["turn_deadline"] == clock.now() + 60
     to_act = restore(before["game"]).to_act
@@ -367,7 +367,7 @@ async def test_turn_timers_resume_from_their_deadlines(
     await fake.start_bot(bot)
     await fake.wait_for(lambda: any("still your turn" in m.text() for m in fake.messages(late)))
     clock.advance(14)  # 59 s after the move: not yet
-    await fake.settle()
+    await idle(bot)
     assert played(live_table(bots.path, general.id)["game"], seat_users(before)) == players.moves
     clock.advance(2)  # 61 s: the timer the first process armed runs out
     await fake.wait_for(lambda: len(live_table(bots.path, general.id)["game"]["deals"][0]
@@ -375,6 +375,6 @@ async def test_turn_timers_resume_from_their_deadlines(
     after = live_table(bots.path, general.id)
     assert after["game"]["deals"][0]["actions"][:-1] == before["game"]["deals"][0]["actions"]
     assert after["game"]["deals"][0]["actions"][-1][0] == to_act
-    await fake.settle()
+    await idle(bot)
     table = fake.find_message(general, label="My hand")
     assert table is not None and "ran out of time" in table.text()
