@@ -76,7 +76,7 @@ class Croupier:
         self.steps = Steps(self.manager, clock, timing.lock_patience, metrics)
         self.steps.on_stale = self._stale
         self._noticed: dict[str, int] = {}  # per table: the latest change announced to us
-        self.poster = Poster(client, Pacer(timing.request_rate))
+        self.poster = Poster(client, Pacer(timing.request_rate * self.shards.share))
         self.tasks = TableTasks()
         self.ai = ai if ai is not None else AIRunner(workers=ai_workers)
         self.board = Board(self.poster, self.manager, uis, timing, clock)

@@ -12,8 +12,9 @@ import logging
 import os
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
+from urllib.parse import parse_qsl, unquote, unquote_plus, urlencode, urlsplit
 
 from dotenv import find_dotenv, load_dotenv
 
@@ -43,7 +44,9 @@ class Timing:
     # While a game runs its table message is only watched (turns are told by DM or a
     # mention): its edits closer than edit_interval × watch_factor are merged.
     watch_factor: float = 30.0
-    request_rate: float = 45.0  # requests/s the bot allows itself (Discord's limit: 50)
+    # Requests/s the bot allows itself (Discord's limit: 50 per token). Several shard
+    # processes of one token share it: each takes its shards' part (Shards.share).
+    request_rate: float = 45.0
     turn_timer: int = 300  # default seconds a player has for a move
     lobby_idle: float = 15 * 60  # a lobby without activity for this long expires
     retire_after: float = 50 * 60  # a table message this old is replaced by a fresh one
@@ -84,12 +87,27 @@ class Shards:
         """Discord sends DM events (and every click on a DM hand) to shard 0 only."""
         return self.runs(0)
 
+    @property
+    def share(self) -> float:
+        """This process's part of the token's request budget (``Timing.request_rate``):
+        k of n shards take k/n, so the processes of one token together stay within it
+        without talking to each other. Shard 0 takes no more for the DM clicks it
+        receives: their answers are interaction responses, which Discord does not count,
+        and the requests a click leads to (the table's edit, the next hand) are its
+        table's owner's, paid from that process's part."""
+        if self.count is None or self.ids is None:
+            return 1.0
+        return len(self.ids) / self.count
+
 
 def shard_of(guild_id: int | None, count: int) -> int:
     return 0 if not guild_id else (guild_id >> 22) % count
 
 
-@dataclass(frozen=True)
+HIDDEN = "<hidden>"
+
+
+@dataclass(frozen=True, repr=False)
 class Settings:
     token: str
     database_path: Path
@@ -103,6 +121,27 @@ class Settings:
     database_url: str | None = None
     shards: Shards = Shards()
     ai_workers: int | None = None  # processes that search for AI moves; None: cores - 1
+
+    def __repr__(self) -> str:
+        """Every setting but the secrets: no token, no database password (a traceback or
+        a log line that shows the settings shows them so)."""
+        shown = []
+        for field in fields(self):
+            value = getattr(self, field.name)
+            if field.name == "token":
+                text = HIDDEN
+            elif field.name == "database_url" and value is not None:
+                text = repr(without_password(value))
+            else:
+                text = repr(value)
+            shown.append(f"{field.name}={text}")
+        return f"{type(self).__name__}({', '.join(shown)})"
+
+    def secrets(self) -> tuple[str, ...]:
+        """What no log line or error may show: the token, and the database password as
+        written in ``DATABASE_URL`` and decoded."""
+        found = [self.token, *(url_passwords(self.database_url) if self.database_url else ())]
+        return tuple(dict.fromkeys(s for s in found if s))
 
 
 def load_settings(env: Mapping[str, str] | None = None, dotenv: bool = True) -> Settings:
@@ -135,16 +174,76 @@ def load_settings(env: Mapping[str, str] | None = None, dotenv: bool = True) -> 
     )
 
 
+URL_SCHEMES = ("postgresql://", "postgres://")
+UNREADABLE_URL = (
+    "DATABASE_URL cannot be read as postgresql://user:password@host:port/database (it is "
+    "not repeated here: it may hold a password). A password with @, /, ?, # or % in it "
+    "must have them percent-encoded: @ as %40, / as %2F, ? as %3F, # as %23 and % as %25.")
+
+
 def database_url(raw: str) -> str | None:
-    """``DATABASE_URL``: empty for SQLite (``DATABASE_PATH``), else a PostgreSQL URL."""
+    """``DATABASE_URL``: empty for SQLite (``DATABASE_PATH``), else a PostgreSQL URL.
+
+    A URL that cannot be read as one is refused here, without repeating it: a password
+    holding ``#``, ``/``, ``?`` or ``@`` unencoded would otherwise be read as part of the
+    host, port, path or query, and shown (in part) by the errors of whatever reads it."""
     url = raw.strip()
     if not url:
         return None
-    if not url.startswith(("postgresql://", "postgres://")):
+    if not url.startswith(URL_SCHEMES):
         raise SettingsError("DATABASE_URL must be a PostgreSQL URL such as "
                             "postgresql://cardtable:secret@localhost:5432/cardtable (or empty "
                             "for the SQLite file at DATABASE_PATH).")
+    if not _readable(url):
+        raise SettingsError(UNREADABLE_URL)
     return url
+
+
+def _readable(url: str) -> bool:
+    """Whether a PostgreSQL URL reads unambiguously: one ``@`` at most, ending the user
+    and password; a numeric port; no fragment (nothing in such a URL follows a ``#``)."""
+    try:
+        parts = urlsplit(url)
+        _ = parts.port  # raises ValueError for a port that is not a number
+    except ValueError:
+        return False
+    userinfo = parts.netloc.rpartition("@")[0]
+    after_host = url.partition("://")[2][len(parts.netloc):]
+    return "@" not in userinfo and "@" not in after_host and "#" not in after_host
+
+
+def url_passwords(url: str) -> list[str]:
+    """A URL's password (and any ``password=`` of its query), as written and decoded (but
+    not one that is also its user, host or database name: those are shown anyway); of a
+    URL that does not read as one, the likeliest password (up to the last ``@``) and its
+    pieces between ``#``, ``/``, ``?`` and ``@``, as an error may show a piece."""
+    if not _readable(url):
+        likeliest = url.partition("://")[2].rpartition("@")[0].partition(":")[2]
+        return [likeliest, *re.split(r"[#/?@]", likeliest)]
+    parts = urlsplit(url)
+    written = [parts.netloc.rpartition("@")[0].partition(":")[2]]
+    written += [value for key, _, value in (pair.partition("=")
+                                            for pair in parts.query.split("&"))
+                if unquote_plus(key) == "password"]
+    shown = {parts.username, parts.hostname, unquote(parts.path.removeprefix("/"))}
+    return [form for w in written for form in (w, unquote_plus(w), unquote(w))
+            if form not in shown]
+
+
+def without_password(url: str) -> str:
+    """The URL with its password (and any ``password=`` in its query) as ``***``; a URL
+    that does not read as one shows only its scheme."""
+    scheme = url.partition("://")[0] or "postgresql"
+    if not _readable(url):
+        return f"{scheme}://{HIDDEN}"
+    parts = urlsplit(url)
+    userinfo, _, host = parts.netloc.rpartition("@")
+    user, colon, _password = userinfo.partition(":")
+    netloc = f"{user}:***@{host}" if colon else parts.netloc
+    query = urlencode([(k, "***" if k == "password" else v)
+                       for k, v in parse_qsl(parts.query, keep_blank_values=True)],
+                      safe="*")
+    return f"{parts.scheme}://{netloc}{parts.path}" + (f"?{query}" if query else "")
 
 
 def shards(count_raw: str, ids_raw: str) -> Shards:

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import re
 import subprocess
 import sys
+import traceback
 from pathlib import Path
 
 import pytest
@@ -161,3 +163,88 @@ def test_bad_scale_settings_are_explained(env, text):
 def test_every_shard_in_one_process_may_stay_on_sqlite():
     settings = load_settings({"DISCORD_TOKEN": "t", "SHARD_COUNT": "2", "SHARD_IDS": "0-1"})
     assert settings.database_url is None and settings.shards.ids == (0, 1)
+
+
+# -- secrets: the token and the database password -------------------------------------
+
+TOKEN = "MTIzNDU2Nzg5MDEy.Gabcde.the-bots-own-token"
+# (the password as written in DATABASE_URL, percent-encoded; the password it stands for)
+PASSWORDS = [("pa%23ss%2Fword", "pa#ss/word"), ("s3cr%2F%2Fet%23%23", "s3cr//et##"),
+             ("plain-secret", "plain-secret"), ("with%40at%3Fand%25", "with@at?and%")]
+
+
+@dataclasses.dataclass
+class Holder:
+    """Settings inside another dataclass, as a traceback or a log line might show it."""
+
+    settings: Settings
+    more: list[Settings]
+
+
+@pytest.mark.parametrize(("written", "password"), PASSWORDS)
+@pytest.mark.parametrize("where", ["", "?sslmode=require&password={}"])
+def test_the_settings_never_show_the_token_or_the_database_password(written, password, where):
+    url = f"postgresql://cardtable:{written}@db.example:5432/cardtable" + where.format(written)
+    settings = load_settings({"DISCORD_TOKEN": TOKEN, "DATABASE_URL": url})
+    assert settings.token == TOKEN and settings.database_url == url  # kept for use
+    for shown in (repr(settings), str(settings), f"{settings}", repr(Holder(settings, [settings])),
+                  repr({"settings": settings})):
+        assert TOKEN not in shown and written not in shown and password not in shown
+        assert "db.example:5432/cardtable" in shown and "cardtable:***@" in shown
+        assert "token=<hidden>" in shown and "shards=Shards(" in shown
+    assert set(settings.secrets()) >= {TOKEN, written, password}
+
+
+def test_settings_without_a_database_url_show_the_rest():
+    shown = repr(load_settings({"DISCORD_TOKEN": TOKEN, "DATABASE_PATH": "games.db"}))
+    assert TOKEN not in shown and "database_url=None" in shown and "games.db" in shown
+
+
+@pytest.mark.parametrize("password", ["kq7v#zx9w", "1234#zx9wq", "kq7v/zx9w", "9876/zx9wq",
+                                      "kq7v?zx9w", "kq7v@zx9w", "zx9wq#", "/zx9wq"])
+def test_a_password_not_percent_encoded_is_refused_without_being_shown(password):
+    url = f"postgresql://cardtable:{password}@db.example:5432/cardtable"
+    with pytest.raises(SettingsError) as refused:
+        load_settings({"DISCORD_TOKEN": TOKEN, "DATABASE_URL": url})
+    told = "".join(traceback.format_exception(refused.value))
+    assert "percent-encoded" in told and "# as %23" in told and "/ as %2F" in told
+    pieces = [p for p in re.split(r"[#/?@]", password) if p] + [password]
+    assert not [piece for piece in pieces if piece in told]
+    assert refused.value.__context__ is None  # no parser's error (and its text) behind it
+
+
+@pytest.mark.parametrize("url", ["postgresql://db.example/cardtable#x",
+                                 "postgresql://cardtable:secret@db.example:port/cardtable",
+                                 "postgresql://cardtable:secret@[db/cardtable"])
+def test_a_database_url_that_does_not_read_is_refused(url):
+    with pytest.raises(SettingsError, match="DATABASE_URL cannot be read"):
+        load_settings({"DISCORD_TOKEN": "t", "DATABASE_URL": url})
+
+
+@pytest.mark.parametrize("url", ["postgresql:///cardtable", "postgres://db/x",
+                                 "postgresql://u@[::1]:5433/db?sslmode=require",
+                                 "postgresql://u:p%40ss@db/x?options=-c%20a%3Db"])
+def test_database_urls_that_read_are_kept_as_written(url):
+    assert load_settings({"DISCORD_TOKEN": "t", "DATABASE_URL": url}).database_url == url
+
+
+# -- the request budget of several shard processes -------------------------------------
+
+
+@pytest.mark.parametrize(("count", "ids", "share"), [
+    ("", "", 1.0), ("4", "", 1.0), ("4", "0-3", 1.0), ("2", "0", 0.5), ("2", "1", 0.5),
+    ("4", "1,3", 0.5), ("3", "2", 1 / 3), ("16", "0-11", 0.75)])
+def test_a_process_takes_its_shards_share_of_the_request_budget(count, ids, share):
+    env = {"DISCORD_TOKEN": "t", "SHARD_COUNT": count, "SHARD_IDS": ids,
+           "DATABASE_URL": "postgresql://db/x"}
+    assert load_settings(env).shards.share == pytest.approx(share)
+
+
+def test_a_password_that_is_also_the_user_name_is_hidden_only_where_it_is_the_password():
+    """The log hides each secret wherever it appears; a password that is the user's (or
+    database's) name as well would hide every mention of the bot's name, and is no
+    secret from a reader of the log who sees the user's name."""
+    url = "postgresql://cardtable:cardtable@db.example/cardtable"
+    settings = load_settings({"DISCORD_TOKEN": TOKEN, "DATABASE_URL": url})
+    assert settings.secrets() == (TOKEN,)
+    assert "postgresql://cardtable:***@db.example/cardtable" in repr(settings)
