@@ -7,7 +7,6 @@ cannot be reached (bot.app.lifecycle). Those say why in a sentence on stderr.
 
 from __future__ import annotations
 
-import logging
 import sys
 
 from bot.config.settings import SettingsError, load_settings
@@ -19,16 +18,15 @@ def main() -> int:
     except SettingsError as error:
         print(error.code, file=sys.stderr)
         return 2
-    logging.basicConfig(level=settings.log_level,
-                        format="%(asctime)s %(levelname)-8s %(name)s: %(message)s")
     # After the settings: a missing token needs no discord.
     from bot.app import lifecycle
     from bot.app.client import CardTableBot
 
+    lifecycle.set_up_logging(settings.log_level, settings.secrets())
     lifecycle.quiet_voice_warnings()  # before the client is made: it warns in __init__
     bot = CardTableBot(settings)
     lifecycle.announce_ready(bot)
-    return lifecycle.run(bot, settings.token)
+    return lifecycle.run(bot, settings.token, settings.secrets())
 
 
 if __name__ == "__main__":

@@ -1,10 +1,12 @@
-"""The bot as a program (``python -m bot``): start, the ready line, stop, failure.
+"""The bot as a program (``python -m bot``): the log, start, the ready line, stop, failure.
 
 ``run`` logs in and connects like ``Client.run`` (no logging set up: ``__main__``
-did), but a stop signal (SIGTERM from ``docker stop`` or ``systemctl stop``, SIGINT
-from Ctrl+C) closes the bot once, so the moves in flight finish and are saved, and
-the process exits 0. A start that Discord or the network refuses ends with a
-sentence on stderr that says what to do, and a non-zero status, not a traceback.
+did, with ``set_up_logging``), but a stop signal (SIGTERM from ``docker stop`` or
+``systemctl stop``, SIGINT from Ctrl+C) closes the bot once, so the moves in flight
+finish and are saved, and the process exits 0. A start that Discord or the network
+refuses ends with a sentence on stderr that says what to do, and a non-zero status,
+not a traceback. Neither the log nor those sentences (nor the traceback of a fault)
+show the token, the database password or an interaction's token.
 """
 
 from __future__ import annotations
@@ -13,11 +15,13 @@ import asyncio
 import contextlib
 import logging
 import os
+import re
 import signal
 import socket
 import ssl
 import sys
-from collections.abc import Callable, Iterator
+import traceback
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import TypeAlias
 
@@ -28,14 +32,25 @@ from discord.voice_client import VoiceClient
 
 from bot.app.commandsync import CommandSyncRefused
 from bot.storage import MigrationFailed, SchemaTooNew, StorageError
+from bot.ui.permissions import REQUIRED_PERMISSIONS
 
 log = logging.getLogger(__name__)
 
-# What the bot needs in a channel: the invite link asks for these and no more.
-PERMISSIONS = discord.Permissions(
-    view_channel=True, send_messages=True, send_messages_in_threads=True, embed_links=True,
-    attach_files=True, read_message_history=True, use_external_emojis=True,
-    add_reactions=True)
+# What the bot needs in a channel, each for what uses it: the invite link asks for these
+# and no more. The one source of the link's number: docs/running-the-bot.md writes the
+# same link, and a test holds the two equal.
+NEEDED_PERMISSIONS: tuple[str, ...] = (
+    # a table at all (bot/ui/permissions.py: /<game> start names any that is missing)
+    *(name for name, _label in REQUIRED_PERMISSIONS),
+    "attach_files",  # the picture beside the table and each hand (bot/ui/permissions.py)
+    "send_messages_in_threads",  # a table in a thread
+    "create_public_threads",  # a thread per game (/settings threads)
+)
+# Not asked for, as nothing uses them: Read Message History (the bot reads back only its
+# own DMs, which needs no permission), Manage Messages (it deletes only its own
+# messages; /<game> stop checks the *member's* Manage Messages), Add Reactions, Use
+# External Emojis (its emoji are Unicode).
+PERMISSIONS = discord.Permissions(**dict.fromkeys(NEEDED_PERMISSIONS, True))
 SCOPES = ("bot", "applications.commands")
 
 EXIT_OK = 0
@@ -51,6 +66,59 @@ BAD_TOKEN = (f"Discord refused the token (DISCORD_TOKEN): copy it again from the
              "start the bot again.")
 
 BotType: TypeAlias = commands.Bot | commands.AutoShardedBot
+
+
+# ------------------------------------------------------------------ the log
+
+LOG_FORMAT = "%(asctime)s %(levelname)-8s %(name)s: %(message)s"
+# The loggers whose DEBUG lines show what a log must not: discord.py's request bodies (a
+# DM's hand), request URLs and gateway payloads holding interactions' tokens, and
+# aiosqlite's every statement with its parameters (a table's saved state: every hand as
+# dealt). With LOG_LEVEL=DEBUG they stay at INFO; the bot's own loggers (and the other
+# libraries') log their DEBUG lines.
+QUIET_AT_DEBUG = ("discord.http", "discord.gateway", "discord.webhook", "aiosqlite")
+HIDDEN = "***"
+SHORTEST_SECRET = 4  # a shorter one would hide pieces of every word; nothing to hide
+# An interaction's token in a URL: /interactions/{id}/{token}/callback and the
+# interaction webhook /webhooks/{application id}/{token} (discord.py's 429 warning).
+_URL_TOKEN = re.compile(r"(/(?:interactions|webhooks)/\d+/)[^/?#\s'\"]+")
+
+
+def hide(text: str, secrets: Iterable[str] = ()) -> str:
+    """The text without the secrets and without interactions' tokens in URLs."""
+    for secret in sorted(secrets, key=len, reverse=True):
+        if len(secret) >= SHORTEST_SECRET:
+            text = text.replace(secret, HIDDEN)
+    return _URL_TOKEN.sub(rf"\1{HIDDEN}", text)
+
+
+class HidingFormatter(logging.Formatter):
+    """Every line (a traceback's too) with ``hide`` applied."""
+
+    def __init__(self, secrets: Iterable[str] = (), fmt: str = LOG_FORMAT):
+        super().__init__(fmt)
+        self.secrets = tuple(secrets)
+
+    def format(self, record: logging.LogRecord) -> str:
+        return hide(super().format(record), self.secrets)
+
+
+def set_up_logging(level: int, secrets: Iterable[str] = (),
+                   handler: logging.Handler | None = None) -> logging.Handler:
+    """The process's log at ``level`` on stderr (or ``handler``), secrets hidden; at DEBUG,
+    ``QUIET_AT_DEBUG`` stay at INFO. The handler."""
+    handler = handler if handler is not None else logging.StreamHandler()
+    handler.setFormatter(HidingFormatter(secrets))
+    root = logging.getLogger()
+    root.addHandler(handler)
+    root.setLevel(level)
+    for name in QUIET_AT_DEBUG:
+        logging.getLogger(name).setLevel(logging.INFO if level < logging.INFO
+                                         else logging.NOTSET)
+    return handler
+
+
+# ------------------------------------------------------------------ the invite link
 
 
 def invite_url(client_id: int, guild_id: int | None = None) -> str:
@@ -219,17 +287,21 @@ def _os_reason(error: OSError) -> str:
     return os.strerror(error.errno)
 
 
-def run(bot: discord.Client, token: str) -> int:
-    """Run the bot to its end; the exit status."""
+def run(bot: discord.Client, token: str, secrets: Iterable[str] = ()) -> int:
+    """Run the bot to its end; the exit status. Neither a failure's sentence nor a
+    fault's traceback shows the token or ``secrets`` (the database password)."""
     try:
         asyncio.run(serve(bot, token))
     except KeyboardInterrupt:  # Ctrl+C without loop signal handlers: the bot was closed
         return EXIT_OK
     except Exception as error:
+        hidden = (token, *secrets)
         failure = explain(error, bot)
-        if failure is None:
-            raise
+        if failure is None:  # a fault in the bot: its traceback, as Python would print it
+            print(hide("".join(traceback.format_exception(error)), hidden), end="",
+                  file=sys.stderr)
+            return EXIT_RETRY
         log.debug("the start failed", exc_info=error)  # LOG_LEVEL=DEBUG shows the details
-        print(failure.sentence, file=sys.stderr)
+        print(hide(failure.sentence, hidden), file=sys.stderr)
         return failure.status
     return EXIT_OK

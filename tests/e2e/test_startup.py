@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import json
 import logging
+import random
 import re
 import socket
 from typing import Any
@@ -18,8 +20,9 @@ from discord.voice_client import VoiceClient
 
 from bot.app import client as client_module
 from bot.app import lifecycle
+from testkit.fakediscord import FakeMessage
 from testkit.harness import make_bot
-from testkit.processes import NEEDED, READY, run_to_exit
+from testkit.processes import READY, BotProcess, Players, open_jazz, run_to_exit
 from testkit.tables import ALL_GAMES
 
 
@@ -121,15 +124,34 @@ async def test_python_m_bot_without_network_says_so(fake_discord, tmp_path, wher
 
 
 @pytest.mark.slow
-async def test_python_m_bot_says_when_its_postgresql_cannot_be_reached(fake_discord, tmp_path):
-    url = f"postgresql://cardtable:secret@127.0.0.1:{closed_port()}/cardtable"
-    exited = await run_to_exit(fake_discord, tmp_path, DATABASE_URL=url)
-    assert exited.status == 1 and "Traceback" not in exited.stderr  # it may come back
-    [sentence] = [line for line in exited.stderr.splitlines()
-                  if line.startswith("The database cannot be opened")]
+@pytest.mark.parametrize(("written", "pieces"), [
+    ("secret", ["secret"]),
+    ("zx9w%23kq7v%2Fpw4t", ["zx9w", "kq7v", "pw4t"]),  # zx9w#kq7v/pw4t, percent-encoded
+    ("1234%2Fzx9w%23kq7v", ["1234", "zx9w", "kq7v"]),
+])
+async def test_python_m_bot_says_when_its_postgresql_cannot_be_reached(
+        fake_discord, tmp_path, written, pieces):
+    url = f"postgresql://cardtable:{written}@127.0.0.1:{closed_port()}/cardtable"
+    # (LOG_LEVEL=DEBUG: the log holds the details, the error's traceback, before it.)
+    exited = await run_to_exit(fake_discord, tmp_path, DATABASE_URL=url, LOG_LEVEL="DEBUG")
+    assert exited.status == 1  # it may come back
+    sentence = exited.stderr.rstrip().splitlines()[-1]  # the end: a sentence, no traceback
+    assert sentence.startswith("The database cannot be opened")
     assert "Cannot connect to PostgreSQL at postgresql://cardtable@127.0.0.1:" in sentence
-    assert "secret" not in exited.stderr, "the password stays out of the log"
+    assert not [p for p in [written, *pieces] if p in exited.stderr], \
+        "the password stays out of the sentence and the log"
     assert "Check DATABASE_URL" in sentence
+
+
+@pytest.mark.parametrize("password", ["zx9w#kq7v/pw4t", "1234/zx9w#kq7v", "zx9w?kq7v@pw4t"])
+async def test_python_m_bot_refuses_a_password_it_cannot_read_without_showing_it(
+        fake_discord, tmp_path, password):
+    url = f"postgresql://cardtable:{password}@127.0.0.1:{closed_port()}/cardtable"
+    exited = await run_to_exit(fake_discord, tmp_path, DATABASE_URL=url)
+    assert exited.status == 2 and "Traceback" not in exited.stderr  # a person must fix it
+    assert exited.stderr.startswith("DATABASE_URL cannot be read")
+    assert "# as %23" in exited.stderr and "/ as %2F" in exited.stderr
+    assert not [p for p in [password, *re.split(r"[#/?@]", password)] if p in exited.stderr]
 
 
 @pytest.mark.slow
@@ -160,7 +182,7 @@ async def test_python_m_bot_without_the_commands_scope_says_how_to_invite_it(fak
     assert query["client_id"] == [str(fake.world.application_id)]
     assert query["scope"] == ["bot applications.commands"]
     assert query["guild_id"] == [str(guild)]
-    assert discord.Permissions(int(query["permissions"][0])) == NEEDED
+    assert int(query["permissions"][0]) == lifecycle.PERMISSIONS.value
     assert fake.world.commands.get(guild) is None  # nothing was registered
 
 
@@ -257,7 +279,7 @@ async def test_the_ready_line_is_logged_once_with_name_servers_and_invite(fake, 
     query = parse_qs(urlsplit(found[3]).query)
     assert query["client_id"] == [str(fake.world.application_id)]
     assert query["scope"] == ["bot applications.commands"]
-    assert discord.Permissions(int(query["permissions"][0])) == NEEDED
+    assert int(query["permissions"][0]) == lifecycle.PERMISSIONS.value
 
 
 def test_the_voice_warnings_are_silenced_and_other_warnings_are_not(monkeypatch, caplog):
@@ -269,3 +291,46 @@ def test_the_voice_warnings_are_silenced_and_other_warnings_are_not(monkeypatch,
     discord.Client(intents=discord.Intents.default())
     logging.getLogger("discord.client").warning("something else")
     assert [r.getMessage() for r in caplog.records] == ["something else"]
+
+
+# ------------------------------------------------------------------ LOG_LEVEL=DEBUG
+
+
+def texts_of(message: FakeMessage) -> list[str]:
+    """What a message shows in words: its content and its embeds' texts, every version."""
+    found: list[str] = []
+    for version in message.versions:
+        found.append(version.get("content") or "")
+        for embed in version.get("embeds") or []:
+            found += [embed.get("title") or "", embed.get("description") or ""]
+            found += [f.get("value") or "" for f in embed.get("fields") or []]
+    return [text for text in found if len(text) >= 12]  # long enough to be a hand
+
+
+async def test_a_debug_log_shows_no_hand_and_no_interaction_token(
+        fake, users, general, bot_process: BotProcess):
+    """LOG_LEVEL=DEBUG logs the bot's DEBUG lines (and discord.py's others), but not
+    discord.py's request bodies and URLs or gateway payloads: no DM hand, no interaction
+    token, no menu's custom_id (each names a card of a hand)."""
+    bot_process.environment["LOG_LEVEL"] = "DEBUG"
+    await bot_process.start()
+    await open_jazz(fake, general, users)
+    players = Players(fake, general, users, random.Random(3))
+    await players.play(4)  # from the DM hands: each click an interaction with its token
+    await (await fake.click(users[0], fake.find_message(general, label="My hand"),
+                            label="My hand")).wait_answered()  # a hand in an ephemeral
+    await fake.settle()
+    await bot_process.stop()
+    log = bot_process.log.read_text(errors="replace")
+    assert re.search(r" DEBUG +discord\.client: Dispatching event", log), "DEBUG is on"
+    hands = [m for user in users for m in fake.dm(user).messages if m.components]
+    hands += [m for m in general.ephemerals if m.components]
+    dealt = (await bot_process.live_table(general.id))["game"]["deals"][0]["hands"]
+    assert hands and fake.by_token and len(dealt) == 3
+    leaks = [token for token in fake.by_token if token in log]
+    leaks += [text for message in hands for text in texts_of(message) if text in log]
+    leaks += [marker for marker in ("ct:play:", "ct:act:", "ct:hand:") if marker in log]
+    # The saved table (each hand as dealt), as a statement's parameter would show it.
+    leaks += [form for hand in dealt for form in (json.dumps(hand), json.dumps(hand)[1:-1]
+                                                   .replace(" ", "")) if form in log]
+    assert leaks == [], leaks[:3]
