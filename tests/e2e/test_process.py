@@ -149,7 +149,7 @@ async def test_sigterm_mid_game_saves_every_move_in_flight_and_a_new_process_pla
     await process.start()
     while await players.move() is not None:
         assert len(players.moves) < 400, "the game does not end"
-    await fake.settle()
+    await process.idle()
     _, record, seats = stored_game(process.database, general.id)
     assert played(record, seats) == players.moves  # nothing lost, nothing applied twice
     assert await stop_with(process, signal.SIGINT) == 0

@@ -50,7 +50,13 @@ class Shards:
     async def start(self, shard: int) -> None:
         await self.processes[shard].start(wait=False)
         await self.fake.wait_for(lambda: self._up(shard), timeout=30)
-        await self.fake.settle()
+        await self.processes[shard].idle()  # its tables restored and resumed
+
+    async def idle(self) -> None:
+        """Every running shard process says it has nothing left to do."""
+        for process in self.processes:
+            if process.proc is not None and process.proc.returncode is None:
+                await process.idle()
 
     def _up(self, shard: int) -> bool:
         self.processes[shard].check_running()
@@ -159,7 +165,7 @@ async def test_two_shard_processes_play_on_one_postgres_with_dm_clicks_at_shard_
     assert all(len(h) == 1 for h in holders.values()) and \
         holders[tables[0]] != holders[tables[1]], holders
     await finish([at_home, abroad])
-    await fake.settle()
+    await shards.idle()
 
     for channel, players in ((home, at_home), (away, abroad)):
         _, record, seats = await shards.processes[0].stored_game(channel.id)
@@ -212,7 +218,7 @@ async def test_games_finishing_at_once_in_both_processes_lose_no_chips_nor_ratin
         [end] = [c["custom_id"] for c in result.leaf_components()
                  if str(c.get("custom_id", "")).startswith(END_SERIES)]
         await (await fake.click(pair[0], result, end)).wait_answered()
-    await fake.settle()
+    await shards.idle()
 
     games = await pg_rows(shards.url, "SELECT game_id, guild_id, chips_applied FROM games"
                                       " WHERE game = 'attackjack'")
@@ -268,7 +274,7 @@ async def test_a_dm_hint_and_the_ai_seat_of_another_shards_table(
 
     await finish([player])
     assert player.asked == 0, "the owner did not play the AI seat and send the next hand"
-    await fake.settle()
+    await shards.idle()
     _, record, seats = await shards.processes[0].stored_game(away.id)
     assert [s for s in seats if s is not None] == [ivy.id]
     assert [m for m in played(record, seats) if m[0] == ivy.id] == player.moves
