@@ -5,7 +5,12 @@ with a backlog (or eight busy ones) would make everyone else wait behind it, and
 person's Hint would wait behind the bots' moves. So:
 
 * at most ``workers`` searches run at once (one per worker process);
-* urgent requests (hints: a person is waiting) go before all others;
+* urgent requests (hints: a person is waiting) go before all others, but only up to
+  a share while the bots' requests wait (AI seats' moves, timed-out turns): never two
+  urgent searches started in a row, and at most ``urgent_share`` (half the workers, at
+  least one) running at once. A flood of hints therefore gets at most every other free
+  worker, and the tables' own play goes on beside it; with nothing else waiting, urgent
+  requests take every worker;
 * among the rest, the next free worker goes to the waiting table served longest ago
   (a table never served first), then to that table's oldest request: round-robin,
   so a backlog costs its own table only;
@@ -62,6 +67,10 @@ class FairQueue:
     def __len__(self) -> int:
         return sum(len(waiting) for lane in self._lanes for waiting in lane.values())
 
+    def count(self, *, urgent: bool) -> int:
+        """How many requests wait in one lane."""
+        return sum(len(waiting) for waiting in self._lanes[0 if urgent else 1].values())
+
     def _lane(self, request: Request) -> dict[str, deque[Request]]:
         return self._lanes[0 if request.urgent else 1]
 
@@ -80,9 +89,12 @@ class FairQueue:
             del lane[request.table_id]
         return True
 
-    def pop(self) -> Request | None:
-        """The next request to run, or None; its table counts as just served."""
-        for lane in self._lanes:
+    def pop(self, *, urgent_first: bool = True) -> Request | None:
+        """The next request to run, or None; its table counts as just served.
+
+        ``urgent_first`` False: the other lane first (the pool's share rule); a lane
+        that is empty never holds the other back."""
+        for lane in (self._lanes if urgent_first else self._lanes[::-1]):
             if not lane:
                 continue
             table = min(lane, key=lambda t: (self._served.get(t, 0), lane[t][0].arrival))
@@ -120,11 +132,20 @@ class AIPool:
         self._on_broken = on_broken
         self._queue = FairQueue()
         self.running = 0
+        # Urgent searches running at once while the bots' requests wait: half the workers,
+        # at least one (with one worker, the rule that none runs twice in a row bounds it).
+        self.urgent_share = max(1, workers // 2)
+        self.running_urgent = 0
+        self._urgent_last = False  # the search started last was urgent
         self.finished = 0  # searches that ran to an answer (benchmarks: decisions per second)
 
     @property
     def waiting(self) -> int:
         return len(self._queue)
+
+    @property
+    def waiting_urgent(self) -> int:
+        return self._queue.count(urgent=True)
 
     async def run(self, table_id: str, job: Job, *, urgent: bool = False,
                   live: Live | None = None) -> int:
@@ -146,7 +167,10 @@ class AIPool:
 
     def _dispatch(self) -> None:
         while self.running < self.workers:
-            request = self._queue.pop()
+            # Urgent first, unless the last search started was urgent or the urgent ones
+            # fill their share: then the bots' requests, if any wait, go first.
+            request = self._queue.pop(urgent_first=not self._urgent_last
+                                      and self.running_urgent < self.urgent_share)
             if request is None:
                 return
             if not _waited_for(request):
@@ -162,6 +186,8 @@ class AIPool:
                 _fail(request, error)
                 continue
             self.running += 1
+            self.running_urgent += request.urgent
+            self._urgent_last = request.urgent
             # The slot is free when the job ends, not when its asker gives up: a search
             # already running cannot be stopped, and it still occupies its worker.
             job.add_done_callback(functools.partial(self._done, request, executor))
@@ -169,6 +195,7 @@ class AIPool:
     def _done(self, request: Request, executor: concurrent.futures.Executor,
               job: asyncio.Future[int]) -> None:
         self.running -= 1
+        self.running_urgent -= request.urgent
         if job.cancelled():  # the executor was shut down before it ran
             _fail(request, Dropped("the AI stopped"))  # not for players
         elif (error := job.exception()) is not None:

@@ -6,7 +6,8 @@ hundreds of milliseconds. ``AIRunner`` sends the game as plain data
 serving clicks while an AI thinks. The default executor is a pool of ``workers``
 processes (spawned as needed; by default the machine's cores less one, which the
 bot's own process keeps), fed by ``bot.table.ai_pool``'s fair queue: tables take turns
-and a hint goes first. Tests inject a cheap executor and a small search budget.
+and a hint goes first, within its share of the workers. Tests inject a cheap executor
+and a small search budget.
 
 Each decision is deterministic: its seed comes from the table id, and
 ``AIPlayer`` mixes in the seat and the number of actions so far, so a table
@@ -108,7 +109,8 @@ class AIRunner:
                      urgent: bool = False, live: Live | None = None) -> int:
         """The AI's action for ``seat`` (the seat to act); the loop stays free meanwhile.
 
-        ``urgent``: a person waits for it (a hint), so it goes before the bots' moves.
+        ``urgent``: a person waits for it (a hint), so it goes before the bots' moves, up to
+        a share of the workers (``bot.table.ai_pool``).
         ``live``: asked before the search starts; False drops it (``bot.table.ai_pool.Dropped``).
         """
         if level not in LEVELS:

@@ -201,6 +201,74 @@ def test_urgent_requests_take_turns_too():
     assert order(queue) == ["B1", "C1", "B2", "A1", "A2"]
 
 
+# ------------------------------------------------------------------ the urgent lane's share
+
+
+def test_the_queue_can_serve_the_bots_lane_first():
+    queue = FairQueue()
+    requests(queue, "A", 2)
+    requests(queue, "B", 2, urgent=True)
+    assert queue.count(urgent=True) == 2 and queue.count(urgent=False) == 2
+    assert queue.pop(urgent_first=False).job.name == "A1"  # type: ignore[union-attr, attr-defined]
+    assert queue.pop().job.name == "B1"  # type: ignore[union-attr, attr-defined]
+    assert queue.pop(urgent_first=False).job.name == "A2"  # type: ignore[union-attr, attr-defined]
+    # An empty lane never holds the other back.
+    assert queue.pop(urgent_first=False).job.name == "B2"  # type: ignore[union-attr, attr-defined]
+    assert queue.pop(urgent_first=False) is None
+
+
+async def test_between_two_urgent_searches_a_waiting_bot_search_runs():
+    """One worker, a flood of hints from five tables while three tables' AI seats wait:
+    the hints go first, but never two in a row while a bot's search waits."""
+    gate = Gate()
+    pool = pool_over(gate, 1)
+    first = ask(pool, "a", "n-a")
+    await until(lambda: gate.started == ["n-a"])
+    hints = [ask(pool, f"h{n}", f"u-h{n}", urgent=True) for n in range(1, 6)]
+    moves = [ask(pool, table, f"n-{table}") for table in ("b", "c", "d")]
+    await until(lambda: pool.waiting == 8)
+    assert pool.waiting_urgent == 5
+    await finish_one_by_one(gate, 9)
+    assert gate.started == ["n-a", "u-h1", "n-b", "u-h2", "n-c", "u-h3", "n-d",
+                            "u-h4", "u-h5"]  # the bots' lane empty: the hints back to back
+    assert await asyncio.gather(first, *hints, *moves) == [1] * 9
+    gate.shutdown()
+
+
+async def test_hints_alone_take_every_worker():
+    gate = Gate()
+    pool = pool_over(gate, 2)
+    hints = [ask(pool, f"h{n}", f"u{n}", urgent=True) for n in range(4)]
+    await until(lambda: len(gate.started) == 2)
+    assert pool.running_urgent == 2  # nothing else waits: no worker idles
+    gate.open()
+    assert await asyncio.gather(*hints) == [1] * 4
+    gate.shutdown()
+
+
+@pytest.mark.parametrize("workers", [2, 3, 4])
+async def test_urgent_searches_hold_at_most_their_share_of_the_workers(workers):
+    gate = Gate(threads=8)
+    pool = pool_over(gate, workers)
+    assert pool.urgent_share == max(1, workers // 2)
+    moves = [ask(pool, f"t{n % 5}", f"n{n}") for n in range(12)]
+    await until(lambda: len(gate.started) == workers)
+    hints = [ask(pool, f"h{n}", f"u{n}", urgent=True) for n in range(12)]
+    await until(lambda: pool.waiting == 24 - workers)
+    most = 0
+    for done in range(1, 25):
+        await until(lambda done=done: len(gate.started) >= min(24, done + workers - 1))
+        if pool.waiting - pool.waiting_urgent > 0:  # the bots' lane waits: the share holds
+            most = max(most, pool.running_urgent)
+        gate.let_through()
+        await until(lambda done=done: len(gate.finished) >= done)
+    assert most == pool.urgent_share
+    # The hints still went first: the first started after the flood began was one.
+    assert gate.started[workers].startswith("u")
+    assert await asyncio.gather(*moves, *hints) == [1] * 24
+    gate.shutdown()
+
+
 # ------------------------------------------------------------------ what is dropped
 
 

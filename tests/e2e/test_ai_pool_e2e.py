@@ -169,3 +169,66 @@ async def test_a_hint_the_table_moved_on_from_is_dropped_unsearched(fake, alice,
             assert people_table.hinted == []
     finally:
         gate.open()
+
+
+async def test_a_flood_of_hints_leaves_the_ai_seats_their_share(fake, alice, new_bot):
+    """One worker; four tables of people flood Hint (25 clicks on one of them) while a
+    table's AI seats must play on. Each table and step is searched once, and between
+    two hint searches the AI table's next search runs: counted, never timed."""
+    flooders = [[fake.add_user(f"p{n}{k}") for k in range(3)] for n in range(4)]
+    first = fake.channel("general")
+    rooms = [fake.world.add_channel(f"hints-{n}") for n in range(4)]
+    ai, gate = gated_ai(workers=1)
+    bot = await new_bot(extensions=JAZZ_ONLY, ai=ai)
+    try:
+        async with fake.running(bot):
+            await with_ai_seats(fake, bot, first, alice, lambda: len(gate.started) == 1)
+            ai_table = bot.croupier.manager.in_channel(first.id)
+            ai_seed = table_seed(ai_table.table_id)
+            hint_tables, clicks = [], []
+            for room, people in zip(rooms, flooders, strict=True):
+                hint_tables.append(await with_hints(fake, bot, room, people))
+                asker = to_act(bot, room, people)
+                message, custom_id = await fake.wait_for(lambda a=asker: hint_button(fake, a))
+                times = 25 if room is rooms[0] else 1
+                clicks.append([await fake.click(asker, message, custom_id)
+                               for _ in range(times)])
+            for ix in (ix for table_clicks in clicks for ix in table_clicks):
+                await ix.wait_answered()  # deferred: the searches wait for the worker
+            await fake.wait_for(lambda: ai.pool.waiting_urgent == 4)  # one a table
+            hint_seeds = {table_seed(t.table_id) for t in hint_tables}
+            moved = actions_played(bot, first)
+
+            async def ai_table_waits() -> None:
+                """Until the AI table's search runs or waits (alice plays her turns)."""
+                while True:
+                    running = gate.started[-1] if len(gate.started) > len(gate.finished) else None
+                    if running == ai_seed or ai.pool.waiting > ai.pool.waiting_urgent:
+                        return
+                    menu = live_menu(fake, alice)
+                    if menu is not None and ai_table.to_act == ai_table.seated(alice.id):
+                        await (await choose(fake, alice, menu[0], RNG)).wait_answered()
+                    await fake.wait_for(lambda: ai.pool.waiting > ai.pool.waiting_urgent or (
+                        ai_table.to_act == ai_table.seated(alice.id)
+                        and live_menu(fake, alice) is not None), timeout=10)
+
+            while not hint_seeds <= set(gate.started):
+                await ai_table_waits()
+                done = len(gate.finished)
+                gate.let_through()  # the search running ends; the pool starts the next
+                await until(lambda done=done: len(gate.finished) > done
+                            and len(gate.started) > done + 1)
+            ran = ["ai" if seed == ai_seed else "hint" for seed in gate.started]
+            assert ran[:8] == ["ai", "hint"] * 4  # never two hints in a row
+            assert all(gate.started.count(seed) == 1 for seed in hint_seeds)  # 25 clicks: 1
+            await fake.wait_for(lambda: actions_played(bot, first) >= moved + 3)  # it moved
+            gate.open()
+            for table_clicks in clicks:
+                for ix in table_clicks:
+                    await ix.wait_done()
+                assert len({ix.text().splitlines()[0] for ix in table_clicks}) == 1
+                assert "would play" in table_clicks[0].text()
+            await idle(bot, timeout=30)
+            assert fake.check_unanswered() == []
+    finally:
+        gate.open()
