@@ -20,6 +20,13 @@
   seats; ``records.md`` lets a record carry other keys), and storage counts a
   hinted game like one against AI seats: games, wins and points, no rating
   (``FinishedGame.hinted``). The final result says hints were used.
+* Clicks cannot multiply searches (hardening, point 2; ``hint_rules.HintSearches``):
+  one search per table and step, which every click on that step shares (each still
+  answered privately, after its own deferral), its answer kept until the table moves
+  on; and one new search per person every ``hint_rules.COOLDOWN`` seconds, across all
+  tables (a click within it that needs a new search is refused politely, saying when).
+  The search's urgent lane has a bounded share of the AI's workers
+  (``bot.table.ai_pool``), so a flood of hints never stops the AI seats' moves.
 
 The rules (who may ask, when, the mark) are ``bot.table.hint_rules``; the button is
 ``bot.ui.feature_buttons.HintButton``; this module answers its click.
@@ -29,14 +36,22 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING, Protocol
+from collections.abc import Coroutine
+from typing import TYPE_CHECKING, Any, Protocol
 
 import discord
 
 from bot.table.ai_pool import Dropped
-from bot.table.hint_rules import HINT_LEVEL, check_hint, mark, would_be_rated
+from bot.table.hint_rules import (
+    COOLDOWN,
+    HINT_LEVEL,
+    HintSearches,
+    check_hint,
+    mark,
+    would_be_rated,
+)
 from bot.table.state import Table, TableError
-from bot.ui import answer_guard, replies
+from bot.ui import answer_guard, markup, replies
 from bot.ui.hint_text import hint_text
 from engine.ai.reasons import easy_reason
 from engine.text import T
@@ -46,6 +61,7 @@ if TYPE_CHECKING:  # wired by the croupier; imported for the types only (no cycl
     from bot.actions.clicks import Clicks
     from bot.table.ai_runner import AIRunner
     from bot.table.step import Outcome, Steps
+    from bot.table.timers import Clock
 
 
 class TableEdits(Protocol):
@@ -68,12 +84,21 @@ NO_HINT = T("I could not work out a hint just now. Please try again; nothing was
 
 class Hints:
     def __init__(self, clicks: Clicks, steps: Steps, board: TableEdits, ai: AIRunner,
-                 owner: Announcer):
+                 owner: Announcer, clock: Clock | None = None, cooldown: float = COOLDOWN):
         self.clicks = clicks
         self.owner = owner
         self.steps = steps
         self.board = board
         self.ai = ai
+        self.searches = HintSearches(self._current, clock, cooldown)
+
+    def _current(self, table_id: str, step: int) -> bool:
+        """Whether a hint's answer for the table at ``step`` may still be asked for."""
+        table = self.steps.manager.get(table_id)
+        if table is not None:
+            return table.step == step
+        # Not driven here: closed, or (several processes) another one's, not told apart.
+        return self.steps.manager.store.shared
 
     async def click(self, interaction: discord.Interaction, table_id: str, step: int) -> None:
         user = interaction.user.id
@@ -90,18 +115,32 @@ class Hints:
             asked_at = table
             # Another process's table, read for this click: it is checked again below.
             visited = self.steps.manager.is_visiting(table)
-        await replies.defer(interaction)  # a private "thinking…": the search takes a moment
+
+            def search() -> Coroutine[Any, Any, int]:
+                # Urgent: a person waits for it, so it goes before the bots' moves (up to
+                # its share of the workers). Dropped unrun if the table moves on meanwhile.
+                return self.ai.choose(game, seat, HINT_LEVEL, table_id, urgent=True,
+                                      live=lambda: (visited or self.steps.manager.is_live(
+                                          asked_at)) and asked_at.step == step)
+            try:  # this step's search (running or answered), else a new one if not too soon
+                ticket = self.searches.ask(table_id, step, user, search, markup.relative_time)
+            except TableError as error:
+                await replies.reply(interaction, say(error))
+                return
         try:
-            # Urgent: a person waits for it, so it goes before the bots' moves in the queue.
-            action = await self.ai.choose(game, seat, HINT_LEVEL, table_id, urgent=True,
-                                          live=lambda: (visited or self.steps.manager.is_live(
-                                              asked_at)) and asked_at.step == step)
+            await replies.defer(interaction)  # a private "thinking…": the search takes a moment
+        except BaseException:
+            ticket.release()  # this click no longer waits for the search
+            raise
+        try:
+            action = await ticket.answer()
         except asyncio.CancelledError:
             raise
         except Dropped:  # not searched: the table closed or moved on (answered below)
             action = None
         except Exception:
-            log.exception("the hint's AI failed at table %s", table_id)
+            if ticket.new:  # said once, by the click that started the search
+                log.exception("the hint's AI failed at table %s", table_id)
             await replies.reply(interaction, say(NO_HINT))
             return
         reason = easy_reason(game, seat, action) if action is not None else None

@@ -1,10 +1,12 @@
 """The Hint button on the fake Discord: the Normal AI's legal move said privately to the
 player to act, refused at a rated table, marked on the game (which then changes no
-rating), and a click the table moved on from answered politely."""
+rating), a click the table moved on from answered politely, many clicks on one step
+sharing one search, and a person's cooldown between new searches."""
 
 from __future__ import annotations
 
 import concurrent.futures
+import math
 import random
 import threading
 from typing import Any
@@ -15,7 +17,9 @@ from bot.ui import markup
 from engine.ai import choose_from_data
 from engine.ai.reasons import easy_reason
 from engine.core import action_code
+from testkit.clock import ManualClock
 from testkit.fakediscord import FakeDiscord, FakeUser
+from testkit.gates import until
 from testkit.harness import GameDriver, idle, table_message
 from testkit.tables import hint_button
 
@@ -216,4 +220,98 @@ async def test_a_hinted_game_is_marked_and_changes_no_rating_while_an_equal_one_
         assert (board[user.id].mu, board[user.id].sigma) == (prior.mu, prior.sigma)
     for user in (cy, dee):
         assert board[user.id].games == 1 and board[user.id].mu != prior.mu
+    fake.assert_no_violations()
+
+
+def hint_of(fake: FakeDiscord, user: FakeUser, table) -> tuple[Any, str]:
+    """The user's Hint button for this table at its step now."""
+    wanted = f"ct:hint:{table.table_id}:{table.step}"
+    return next((m, c["custom_id"]) for m, c in fake.visible_components(user)
+                if c.get("custom_id") == wanted)
+
+
+class HeldExecutor(concurrent.futures.ThreadPoolExecutor):
+    """An AI that thinks freely until the test holds it; counts the searches it began."""
+
+    def __init__(self) -> None:
+        super().__init__(max_workers=1)
+        self.free = threading.Event()
+        self.free.set()
+        self.started = 0
+
+    def submit(self, fn, /, *args, **kwargs):  # type: ignore[override]
+        self.started += 1
+
+        def run() -> Any:
+            assert self.free.wait(10)
+            return fn(*args, **kwargs)
+        return super().submit(run)
+
+
+async def test_25_clicks_on_one_step_run_one_search_and_all_get_its_answer(
+        fake, alice, general, new_bot):
+    ai = HeldExecutor()
+    bot = await new_bot(extensions=JACKO_ONLY,
+                        ai=AIRunner(ai, workers=1, iterations=20, time_limit=None,
+                                    owns_executor=True))
+    try:
+        async with fake.running(bot):
+            table = await open_table(fake, bot, general, alice, ai=True)
+            assert table.to_act == table.seated(alice.id)  # the AI seat played if first
+            ai.free.clear()  # the hint's search now thinks until the test lets it
+            searched = ai.started
+            message, custom_id = hint_of(fake, alice, table)
+            clicks = [await fake.click(alice, message, custom_id) for _ in range(25)]
+            for ix in clicks:
+                await ix.wait_answered()  # each deferred while the one search runs
+            await until(lambda: ai.started == searched + 1)
+            assert all(ix.original.loading for ix in clicks)  # none answered yet
+            ai.free.set()
+            for ix in clicks:
+                await ix.wait_done()
+            await idle(bot)
+            late = await fake.click(alice, message, custom_id)  # after it: no new search
+            await late.wait_done()
+            assert ai.started == searched + 1 and bot.croupier.hints.searches.started == 1
+            answers = {ix.text().splitlines()[0] for ix in [*clicks, late]}
+            assert len(answers) == 1 and "would play" in answers.pop()
+            assert all(ix.ephemeral and ix.original.ephemeral_for is alice for ix in clicks)
+            assert table.hinted == [table.seated(alice.id)]
+            asked = [line for line in table.lines if "asked the AI for a hint" in line]
+            assert len(asked) == 1  # marked once
+            fake.assert_no_violations()
+            assert fake.check_unanswered() == []
+    finally:
+        ai.free.set()
+
+
+async def test_a_new_hint_within_the_cooldown_is_refused_on_another_table(
+        fake, alice, general, run_bot):
+    games = fake.channel("games")
+    bot = await run_bot(extensions=JACKO_ONLY)
+    clock = ManualClock()
+    bot.croupier.hints.searches.clock = clock  # the cooldown's clock, moved by hand
+    cooldown = bot.croupier.hints.searches.cooldown
+    first = await open_table(fake, bot, general, alice, ai=True)
+    second = await open_table(fake, bot, games, alice, ai=True)
+    assert first.to_act == first.seated(alice.id) and second.to_act == second.seated(alice.id)
+    answered = await fake.click(alice, *hint_of(fake, alice, first))
+    await answered.wait_done()
+    assert "would play" in answered.text()
+    step = second.step
+    refused = await fake.click(alice, *hint_of(fake, alice, second))
+    await refused.wait_done()
+    assert refused.ephemeral and "You asked for a hint a moment ago" in refused.text()
+    # When they may ask again, as a Discord timestamp (each reader sees "in 2 seconds").
+    assert f"<t:{math.ceil(clock.now() + cooldown)}:R>" in refused.text()
+    assert second.hinted == [] and second.step == step  # nothing changed
+    assert bot.croupier.hints.searches.started == 1
+    again = await fake.click(alice, *hint_of(fake, alice, first))  # a known answer: given
+    await again.wait_done()
+    assert "would play" in again.text()
+    clock.advance(cooldown)
+    later = await fake.click(alice, *hint_of(fake, alice, second))
+    await later.wait_done()
+    assert "would play" in later.text() and second.hinted == [second.seated(alice.id)]
+    assert bot.croupier.hints.searches.started == 2
     fake.assert_no_violations()
