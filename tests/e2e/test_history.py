@@ -175,3 +175,38 @@ async def test_a_game_of_another_server_is_never_handed_out(fake: FakeDiscord, b
     here = stored[0][0]
     found = await history.game_here(guild, here)
     assert found is not None and found.game_id == here
+
+
+async def test_a_channel_whose_history_a_member_cannot_read_shows_them_none_of_its_games(
+        fake: FakeDiscord, bots: Bots) -> None:
+    """Read Message History, not only View Channel: without it Discord shows a member no
+    past message of a channel, so /history gives them none of its games either (asked
+    from elsewhere, from that channel itself, or by a forged download)."""
+    alice, bob, nosy = (fake.add_user(n) for n in ("alice", "bob", "nosy"))
+    general, den = fake.channel("general"), fake.world.add_channel("den")
+    fake.world.set_permissions(den, nosy, read_message_history=False)  # may still view it
+    bot = await bots.new()
+    async with fake.running(bot):
+        guild = fake.world.guild.id
+        seats = [(alice.id, "Alice", 10), (bob.id, "Bob", 3)]
+        here = int(await bot.store.record_game(finished(guild, general.id, seats)))
+        there = int(await bot.store.record_game(finished(
+            guild, den.id, seats, when=T0 + timedelta(minutes=5))))
+
+        async def listed(member: FakeUser, where: FakeChannel, **options: Any) -> Any:
+            ix = await (await fake.slash(member, where, "history", options=options)
+                        ).wait_answered()
+            assert ix.message is not None and ix.response.ephemeral
+            return ix.message
+
+        assert listed_ids(await listed(bob, general, user=alice)) == [there, here]
+        theirs = await listed(nosy, general, user=alice)
+        assert listed_ids(theirs) == [here]
+        from_den = await listed(nosy, den)  # asked from the channel itself: nothing
+        assert not from_den.selects()
+        assert "No games have been finished here yet." in lines(from_den)
+        assert listed_ids(await listed(bob, den)) == [there]
+        forged = await (await fake.forge(nosy, theirs, "ct:rec", component_type=3,
+                                         values=[str(there)])).wait_answered()
+        assert forged.message is not None and not forged.message.versions[-1]["attachments"]
+        assert "channel you cannot see" in forged.text()
