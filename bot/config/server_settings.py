@@ -192,25 +192,28 @@ async def read(store: SettingsStore, guild_id: int | None) -> ServerSettings:
         data = await store.server_settings(guild_id)
     except Exception as error:
         log.warning("cannot read the settings of guild %s: %s", guild_id, error)
+        # not for players: the command answers with the guard's "please try again"
         raise SettingsUnavailable(f"cannot read the settings of guild {guild_id}") from error
     problem = _damage(data)
     if problem is not None:
         log.warning("the settings of guild %s are corrupt: %s", guild_id, problem)
+        # not for players: the command answers with the guard's "please try again"
         raise SettingsUnavailable(f"the settings of guild {guild_id} are corrupt: {problem}")
     return ServerSettings.from_data(data)
 
 
 def _damage(data: Any) -> str | None:
-    """Why a stored settings row cannot be trusted (None: it can; None data: no row)."""
+    """Why a stored settings row cannot be trusted, for the log (None: it can; None data:
+    no row)."""
     if data is None:
         return None
     if not isinstance(data, dict):
-        return f"a JSON {type(data).__name__}, not an object"
+        return f"a JSON {type(data).__name__}, not an object"  # not for players
     for name in _RESTRICTIONS:
         if name in data and not isinstance(data[name], bool):
             return f"{name} is {data[name]!r}"
     channels = data.get("channels", [])
     if not isinstance(channels, list) or not all(
             isinstance(c, int) and not isinstance(c, bool) for c in channels):
-        return f"channels is {channels!r}"
+        return f"channels is {channels!r}"  # not for players
     return None
