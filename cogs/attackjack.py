@@ -13,7 +13,7 @@ from bot.images import scene as pictures
 from bot.storage import Store
 from bot.table.state import Table
 from bot.ui import markup
-from bot.ui.game_ui import GameUI, and_list, card_text, cards_text
+from bot.ui.game_ui import GameUI, and_list, card_text, cards_text, markup_names
 from engine.core import STAND, TAKE, Game, Options
 from engine.text import TC, T, Text
 from locales import _, _n, say
@@ -131,7 +131,8 @@ class AttackJackUI(GameUI):
         short = await store.check_stake(table.guild_id, [s.user_id for s in table.humans], stake)
         if not short:
             return None
-        names = {s.user_id: s.name for s in table.seats}
+        # Markup (the names escaped): said as it is in the answer and on the closed lobby.
+        names = {s.user_id: markup.safe_name(s.name) for s in table.seats}
         # Translators: a player's chips, in "The stake is 10 chips, but Ann has 4".
         who = ", ".join(_("{name} has {balance}", name=names.get(b.user_id, b.user_id),
                           balance=b.balance) for b in short)
@@ -146,11 +147,11 @@ class AttackJackUI(GameUI):
 
     def final_embed(self, table: Table, game: Game) -> discord.Embed:
         view = game.public_view()
-        names = table.names
+        names = markup_names(table)  # escaped
         winners = game.winners()
         embed = discord.Embed(title=f"{self.title} · {_showdown()}", colour=markup.GOLD)
         if winners:
-            who = and_list([f"**{discord.utils.escape_markdown(names[w])}**" for w in winners])
+            who = and_list([f"**{names[w]}**" for w in winners])
             head = "🏆 " + _n("{who} wins!", "{who} win!", len(winners), who=who)
         else:
             head = _everyone_out()

@@ -13,7 +13,7 @@ from bot.app.game_cog import GameCog, add_game_cog
 from bot.images import scene as pictures
 from bot.table.state import Table
 from bot.ui import markup
-from bot.ui.game_ui import GameUI, card_text, cards_text
+from bot.ui.game_ui import GameUI, card_text, cards_text, markup_names
 from engine.cards import SUIT_LETTERS, SUIT_SYMBOLS
 from engine.core import Game
 from engine.text import T
@@ -105,7 +105,7 @@ class CaliforniaJackUI(GameUI):
         embed = super().deal_result_embed(table, game, deal)
         result = game.public_view()["last_result"]
         if result is not None and result["deal"] == deal:
-            names = table.names
+            names = markup_names(table)  # escaped
             # Translators: the four game points of a deal: High (the ace of trumps), Low
             # (the two of trumps), Jack (the jack of trumps), Game (the most trick points).
             labels = (("high", _c("game point", "High")), ("low", _c("game point", "Low")),

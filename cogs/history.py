@@ -66,7 +66,7 @@ class Query:
 
 
 def seat_text(seat: SeatResult) -> str:
-    name = discord.utils.escape_markdown(markup.clip(seat.name or "?", NAME_WIDTH))
+    name = markup.safe_name(markup.clip(seat.name or "?", NAME_WIDTH))
     return (f"👑 **{name}** " if seat.won else f"{name} ") + f"{seat.points:+d}"
 
 
@@ -94,6 +94,8 @@ def game_line(game: GameSummary) -> str:
 
 
 def option_for(game: GameSummary) -> discord.SelectOption:
+    # A select option's label and description are plain text (no markdown, no mention, no
+    # link renders there, and an escape would show): the names go in as people typed them.
     names = ", ".join(s.name for s in game.players)
     winners = ", ".join(s.name for s in game.winners)
     # A select option shows no Discord timestamp, so the time is written out, in digits.
@@ -293,6 +295,7 @@ class History(commands.Cog):
         if query.kind == "c":
             channel = interaction.channel
             name = getattr(channel, "name", None) if channel is not None else None
+            name = markup.safe_name(name) if name else None  # a title renders markdown
             if name and game:
                 return _("Recent games of {game} in #{channel}", game=game, channel=name)
             if name:
@@ -307,9 +310,9 @@ class History(commands.Cog):
         if game:
             # Translators: a history's title: games of {game} that {player} played
             title = _("Recent games of {game} of {player}", game=game,
-                      player=user.display_name)
+                      player=markup.safe_name(user.display_name))
         else:
-            title = _("Recent games of {player}", player=user.display_name)
+            title = _("Recent games of {player}", player=markup.safe_name(user.display_name))
         return title + " · " + where
 
     async def download(self, interaction: discord.Interaction, values: list[str]) -> None:

@@ -134,19 +134,20 @@ def you_text() -> str:
 
 
 def where_text(scope: Scope, guild: discord.Guild | None) -> str:
-    """Where the numbers come from: the server's name, or every server."""
+    """Where the numbers come from: the server's name (escaped, for a title), or every
+    server."""
     if scope == "global":
         # Translators: where a leaderboard's numbers come from (after its title)
         return _("all servers")
     # Translators: where a leaderboard's numbers come from, when the server has no name
-    return guild.name if guild is not None else _("this server")
+    return markup.safe_name(guild.name) if guild is not None else _("this server")
 
 
 def player_name(name: str, user_id: int) -> str:
     """A stored name for a message (escaped, clipped); a mention when none is known."""
     if not name.strip():
         return f"<@{user_id}>"
-    return discord.utils.escape_markdown(markup.clip(name, NAME_WIDTH))
+    return markup.safe_name(markup.clip(name, NAME_WIDTH))
 
 
 # ------------------------------------------------------------------ ratings board

@@ -48,7 +48,7 @@ def stats_text(stats: GameStats) -> str:
 
 def stats_embed(name: str, where: str, stats: list[GameStats], game: str | None,
                 chips: int | None) -> discord.Embed:
-    shown = discord.utils.escape_markdown(markup.clip(name, 64))
+    shown = markup.safe_name(markup.clip(name, 64))
     # Translators: the title of /stats, followed by where the numbers come from
     embed = discord.Embed(title=_("Stats of {player}", player=shown) + " · " + where,
                           colour=markup.COLOUR)

@@ -28,10 +28,11 @@ from bot.ui import markup, replies
 from bot.ui.board import Board, save_posts
 from bot.ui.game_ui import GameUI, game_status_text
 from bot.ui.languages import table_language
+from bot.ui.markup import say_safe
 from bot.ui.permissions import can_attach, missing_permissions
 from engine.core import OptionError, Options
 from engine.text import T
-from locales import _, _n, say
+from locales import _, _n
 
 log = logging.getLogger(__name__)
 
@@ -85,7 +86,7 @@ class Commands:
                 options = ui.ENGINE.OPTIONS.from_dict(table_setup.with_house_rules(
                     settings, ui.GAME_ID, ui.ENGINE.OPTIONS, raw_options))
             except OptionError as error:
-                problem = say(error)
+                problem = say_safe(error)
         if problem is not None or options is None:
             await replies.reply(interaction, problem)
             return
@@ -108,7 +109,7 @@ class Commands:
         try:
             await self.manager.open(table)
         except TableError as error:  # another start in this channel got there first
-            await replies.reply(interaction, say(error))
+            await replies.reply(interaction, say_safe(error))
             return
         except Exception as error:  # storage trouble
             log.warning("cannot open a table in %s: %s", channel_id, error)
@@ -184,7 +185,7 @@ class Commands:
         try:
             table = self._table_for(interaction, ui)
         except TableError as error:
-            await replies.reply(interaction, say(error))
+            await replies.reply(interaction, say_safe(error))
             return
         await self.lobby.click(interaction, table.table_id, table.step, action, via_command=True)
 
@@ -192,7 +193,7 @@ class Commands:
         try:
             table = self._table_for(interaction, ui)
         except TableError as error:
-            await replies.reply(interaction, say(error))
+            await replies.reply(interaction, say_safe(error))
             return
         await self.moves.hand_click(interaction, table.table_id)
 
@@ -200,7 +201,7 @@ class Commands:
         try:
             table = self._table_for(interaction, ui)
         except TableError as error:
-            await replies.reply(interaction, say(error))
+            await replies.reply(interaction, say_safe(error))
             return
         link = markup.jump_url(table.guild_id, table.channel_id, table.posts.message_id)
         if table.status == LOBBY or table.game is None:
@@ -226,13 +227,13 @@ class Commands:
         try:
             table = self._table_for(interaction, ui)
         except TableError as error:
-            await replies.reply(interaction, say(error))
+            await replies.reply(interaction, say_safe(error))
             return
         user = interaction.user
         if user.id != table.host_id and not interaction.permissions.manage_messages:
             await replies.reply(interaction, _("Only the host, {host}, or someone who may "
                                                "manage messages here can stop this table.",
-                                               host=table.host_name))
+                                               host=markup.safe_name(table.host_name)))
             return
         async with self.clicks.table(interaction, None, table=table,
                                      channel_bound=False) as found:

@@ -20,10 +20,11 @@ from bot.table.step import Steps
 from bot.table.timers import Clock
 from bot.ui import replies
 from bot.ui.board import Board, save_posts
-from bot.ui.game_ui import GameUI
+from bot.ui.game_ui import GameUI, markup_names
 from bot.ui.hands import Hands
+from bot.ui.markup import say_safe
 from engine.text import T, Text
-from locales import _, say, speaking
+from locales import _, speaking
 
 EVERYBODY_LEFT = T("Everybody left, so the lobby closed.")
 
@@ -51,7 +52,7 @@ class Lobby:
             try:
                 await self._act(interaction, table, step, action, via_command)
             except TableError as error:
-                await replies.reply(interaction, say(error))
+                await replies.reply(interaction, say_safe(error))
 
     async def _act(self, interaction: discord.Interaction, table: Table, step: int,
                    action: str, via_command: bool) -> None:
@@ -112,7 +113,7 @@ class Lobby:
                     note: Text) -> None:
         if via_command:  # a slash command: edit the lobby message, then answer
             await self.board.edit(table)
-            await replies.reply(interaction, say(note))
+            await replies.reply(interaction, say_safe(note))
         else:  # a click on the lobby itself: redraw it in the response (one API call)
             await replies.update(interaction, **self.board.message(table))
 
@@ -122,7 +123,7 @@ class Lobby:
         await self.endings.close_lobby(table, why)
         if via_command:
             await self.board.edit(table)
-            await replies.reply(interaction, say(why))
+            await replies.reply(interaction, say_safe(why))
         else:
             await replies.update(interaction, **self.board.message(table))
 
@@ -130,7 +131,7 @@ class Lobby:
         ui = self.uis[table.game_id]
         await self.start_game(table, interaction.user.id)
         with speaking(table.language):  # the lobby message: the channel reads it
-            names = ", ".join(table.names)
+            names = ", ".join(markup_names(table))
             started = discord.Embed(
                 title=_("{game} has started", game=ui.title), colour=ui.COLOUR,
                 description=_("Players, in seat order: {players}. The table is just below.",

@@ -67,7 +67,10 @@ async def open_thread(interaction: discord.Interaction, title: str) -> discord.T
     channel = interaction.channel
     if not isinstance(channel, discord.TextChannel):
         return None
-    name = markup.clip(f"{title} · {interaction.user.display_name}", THREAD_NAME_LIMIT)
+    # A thread's name shows as it is (no markdown), but the bot writes it again (a hand's
+    # link to the table): no bracket, line break or @everyone from a display name in it.
+    person = markup.safe_name(interaction.user.display_name, markdown=False)
+    name = markup.clip(f"{title} · {person}", THREAD_NAME_LIMIT)
     try:
         return await channel.create_thread(name=name, type=discord.ChannelType.public_thread,
                                            auto_archive_duration=THREAD_ARCHIVE_MINUTES)

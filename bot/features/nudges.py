@@ -72,20 +72,21 @@ class Nudges:
             try:
                 seat = check_nudge(table, interaction.user.id, now, markup.relative_time)
             except TableError as error:
-                await replies.reply(interaction, say(error))
+                await replies.reply(interaction, markup.say_safe(error))
                 return
             outcome = await self.steps.apply(table, lambda t: t.mark_nudged(now))
             if not outcome.saved:
                 await replies.reply(interaction, say(answer_guard.SOMETHING_WRONG))
                 return
             target = table.seats[seat]
-            await replies.reply(interaction, _("👋 I nudged {player}.", player=target.shown))
+            await replies.reply(interaction, _("👋 I nudged {player}.",
+                                                 player=markup.safe_name(target.name_text)))
             await self._nudge(table, seat, interaction.user.display_name)
 
     async def _nudge(self, table: Table, seat: int, nudger: str) -> None:
         """Ping the player to act: by DM when their hand comes by DM, else in the channel."""
         player, posts, poster = table.seats[seat], table.posts, self.hands.poster
-        name = discord.utils.escape_mentions(discord.utils.escape_markdown(nudger))
+        name = markup.safe_name(nudger)
         if not turn_notices.needs_mention(table, seat):
             hand = posts.hand_messages.get(player.user_id)
             dm_channel = posts.dm_channels.get(player.user_id)

@@ -101,7 +101,7 @@ def add_standings(embed: discord.Embed, table: Table, deals: int) -> None:
     rows = sorted(table.series_totals, key=lambda entry: -entry[2])  # stable: seat order
     lines = []
     for user_id, name, net, ai in rows:
-        shown = discord.utils.escape_markdown(Seat(user_id, name, ai=ai).shown)
+        shown = markup.safe_name(Seat(user_id, name, ai=ai).name_text)
         lines.append(f"**{shown}** {net:+d}" if chips else f"**{shown}** {net}")
     if chips:
         # Translators: the heading of each player's chips won or lost over a series so far.
@@ -173,14 +173,14 @@ class Series:
                 why = NOT_SET_UP if waiting is None else None
         with speaking(table.language):
             add_standings(embed, table, table.series_deal)
-            lines = [say(note) for note in notes]
+            lines = [markup.say_safe(note) for note in notes]
             if waiting is not None and waiting.series_start_at is not None:
                 lines.append(_("Deal {number} of the series starts {when}. The host can end "
                                "the series with **End series**.", number=waiting.series_deal,
                                when=markup.relative_time(waiting.series_start_at)))
                 view = end_view(waiting.series_id or table.table_id)
             else:
-                lines += [say(why or ENDED), _rematch_line()]
+                lines += [markup.say_safe(why or ENDED), _rematch_line()]
                 view = rematch_view(table.table_id)
             embed.description = "\n\n".join(filter(None, [embed.description,
                                                           "\n".join(lines)]))
@@ -264,7 +264,8 @@ class Series:
             if table is None:
                 return
             if interaction.user.id != table.host_id:
-                await replies.reply(interaction, say(NOT_HOST.filled(host=table.host_name)))
+                await replies.reply(interaction,
+                                    markup.say_safe(NOT_HOST.filled(host=table.host_name)))
                 return
             if table.status == LOBBY:  # between deals: the next one does not start
                 await self.endings.close_lobby(table, ENDED)
@@ -286,7 +287,7 @@ class Series:
             # Translators: the title of a series' final standings: "AttackJack · series over".
             over = _("series over")
             embed = discord.Embed(title=f"{ui.title} · {over}", colour=markup.GOLD,
-                                  description=f"{say(why)}\n{_rematch_line()}")
+                                  description=f"{markup.say_safe(why)}\n{_rematch_line()}")
             add_standings(embed, waiting, waiting.series_deal - 1)
             view = rematch_view(waiting.follows) if waiting.follows else None
         await self.poster.send(waiting.channel_id, waiting.guild_id,

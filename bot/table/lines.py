@@ -2,7 +2,8 @@
 
 A table message shows its last few events ("Ann played 10♥."); they are kept in
 the table's snapshot as ``Text`` data and said in the table's language when the
-message is drawn (``locales.say``).
+message is drawn (``locales.say``). The player's name goes in as typed: it is escaped
+when the line is drawn (``bot.ui.markup.say_safe``), never stored escaped.
 """
 
 from __future__ import annotations

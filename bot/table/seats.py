@@ -25,7 +25,11 @@ class Seat:
     @property
     def name_text(self) -> str:
         """The seat's name for a sentence kept to be said later (a table event): a ``Text``
-        for an AI seat, whose level word is translated; a person's name as it is."""
+        for an AI seat, whose level word is translated; a person's name as it is.
+
+        Names are kept and saved as people typed them: the front end escapes a person's
+        name where it draws it (Discord: ``bot.ui.markup.safe_name``, and ``say_safe`` for
+        a kept sentence), so a table saved by any version draws safely."""
         return seat_text_of(self.ai, self.name) if self.ai is not None else self.name
 
     @property

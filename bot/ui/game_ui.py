@@ -21,6 +21,7 @@ from bot.table.autoplay import simple_action
 from bot.table.durations import describe_duration
 from bot.table.state import LOBBY, PLAYING, Table
 from bot.ui import markup
+from bot.ui.markup import safe_name, say_safe
 from engine.core import Game, Options, choice_label, option_label
 from engine.registry import game_class
 from locales import _, _n, say
@@ -60,7 +61,10 @@ class GameUI:
         return _("Deal {deal}", deal=view.get("deal", 0) + 1)
 
     def draw_table(self, view: dict[str, Any], names: Sequence[str]) -> str:
-        """The middle of the table from the public view: trick, rows, sum, open card..."""
+        """The middle of the table from the public view: trick, rows, sum, open card...
+
+        ``names`` here (and in ``hand_context`` and ``deal_end``) are markup, already
+        escaped (``markup_names``); the pictures' hooks get them as people typed them."""
         return ""
 
     def seat_note(self, view: dict[str, Any], seat: int) -> str:
@@ -132,13 +136,12 @@ class GameUI:
 
     def lobby_embed(self, table: Table) -> discord.Embed:
         names = "\n".join(
-            f"{i + 1}. " + (_("{name} (host)", name=discord.utils.escape_markdown(s.name))
-                            if s.user_id == table.host_id
-                            else discord.utils.escape_markdown(s.name))
+            f"{i + 1}. " + (_("{name} (host)", name=safe_name(s.name))
+                            if s.user_id == table.host_id else safe_name(s.name))
             for i, s in enumerate(table.seats)) or _("Nobody yet.")
         description = self.lobby_text(table)
         if table.lines:  # what the host changed (a player removed, an option)
-            description += "\n\n" + "\n".join(f"› {say(e)}" for e in table.lines)
+            description += "\n\n" + "\n".join(f"› {say_safe(e)}" for e in table.lines)
         embed = discord.Embed(title=_("{game}: a new table", game=self.title),
                               colour=self.COLOUR, description=description)
         embed.add_field(name=_("Players ({seated}, {needed} needed)", seated=len(table.seats),
@@ -154,7 +157,8 @@ class GameUI:
     def lobby_text(self, table: Table) -> str:
         # Translators: **Join** and **Start** are the lobby's buttons: use their labels.
         press = _("Press **Join** to take a seat. {host} presses **Start** when {needed} "
-                  "players are seated.", host=table.host_name, needed=table.player_range())
+                  "players are seated.", host=safe_name(table.host_name),
+                  needed=table.player_range())
         closes = _("Closes {when} if nobody joins.",
                    when=markup.relative_time(table.lobby_deadline()))
         return f"{press}\n{closes}"
@@ -177,10 +181,10 @@ class GameUI:
     def table_embed(self, table: Table, view: dict[str, Any]) -> discord.Embed:
         """The public table: drawn from ``view`` (= ``game.public_view()``) only."""
         embed = discord.Embed(title=f"{self.title} · {self.heading(view)}", colour=self.COLOUR)
-        middle = self.draw_table(view, table.names)
+        middle = self.draw_table(view, markup_names(table))
         lines = [middle] if middle else []
         if table.lines:
-            lines.append("\n".join(f"› {say(e)}" for e in table.lines))
+            lines.append("\n".join(f"› {say_safe(e)}" for e in table.lines))
         lines.append(self.turn_line(table, view))
         embed.description = "\n\n".join(lines)
         embed.add_field(name=_("Players"), value=self.players_text(table, view), inline=False)
@@ -197,7 +201,7 @@ class GameUI:
         if seat is None or table.status != PLAYING:
             return _("The bot is playing…")
         player = table.seats[seat]
-        name = discord.utils.escape_markdown(player.name)
+        name = safe_name(player.name)
         if player.away:
             return "➡️ " + _("**{name}** to play (away: the bot plays for them)", name=name)
         if table.turn_deadline is not None:
@@ -212,7 +216,7 @@ class GameUI:
         for seat, player in enumerate(table.seats):
             marks = ("➡️ " if seat == to_act else "") + ("💤 " if player.away else "")
             note = self.seat_note(view, seat)
-            lines.append(f"{marks}**{discord.utils.escape_markdown(player.name)}** "
+            lines.append(f"{marks}**{safe_name(player.name)}** "
                          f"{totals[seat]:+d}" + (f" · {note}" if note else ""))
         return "\n".join(lines)
 
@@ -223,13 +227,17 @@ class GameUI:
         embed = discord.Embed(title=f"{pictures.your_hand()} · {self.title} · "
                                     f"{self.heading(seat_view)}", colour=self.COLOUR)
         parts = []
-        context = self.hand_context(seat_view, table.names)
+        context = self.hand_context(seat_view, markup_names(table))
         if context:
             parts.append(context)
         parts.append(markup.hand_lines(seat_view.get("hand") or [], legal))
         parts.append(self.hand_status(table, seat_view, seat))
         embed.description = "\n\n".join(parts)
-        where = f"{table.guild_name} › #{table.channel_name}".strip()
+        # The link's text: the server's and the channel's (or thread's) names, escaped (no
+        # "]" or line break can end it early); its target is the bot's own jump URL.
+        guild, channel = (safe_name(table.guild_name.strip()),
+                          safe_name(table.channel_name.strip()))
+        where = " › ".join(filter(None, (guild, f"#{channel}" if channel else "")))
         where = where or _("the table")
         # Translators: a field's name: its value links to the table's message.
         embed.add_field(name=_("Table"), value=f"[{where}]({link})", inline=False)
@@ -248,8 +256,7 @@ class GameUI:
         to_act = seat_view.get("to_act")
         if to_act is None:
             return _("Waiting for the bot…")
-        return _("Waiting for {name}.",
-                 name=discord.utils.escape_markdown(table.seats[to_act].name))
+        return _("Waiting for {name}.", name=safe_name(table.seats[to_act].name))
 
     def deal_result_embed(self, table: Table, game: Game, deal: int) -> discord.Embed:
         points = game.deal_points
@@ -260,7 +267,8 @@ class GameUI:
                                     _running(points[: deal + 1], len(names)),
                                     self.deal_headings(deal + 1))
         # How the deal ended (the last trick...), from the public view, above the scores.
-        end = self.deal_end(game.public_view(), names) if len(points) == deal + 1 else ""
+        end = (self.deal_end(game.public_view(), markup_names(table))
+               if len(points) == deal + 1 else "")
         embed.description = f"{end}\n{scores}" if end else scores
         return markup.fit_embed(embed)
 
@@ -303,6 +311,12 @@ def cards_text(codes: Sequence[str]) -> str:
     return " ".join(card_text(c) for c in codes) or "—"
 
 
+def markup_names(table: Table) -> list[str]:
+    """The seats' names for text, in the current language: a person's escaped
+    (``markup.safe_name``), an AI seat's as the bot says it."""
+    return [safe_name(seat.name_text) for seat in table.seats]
+
+
 def and_list(names: Sequence[str]) -> str:
     """Names joined with the current language's "and" (``Ann and Bo and Cy``); "" for none."""
     if not names:
@@ -315,8 +329,8 @@ def and_list(names: Sequence[str]) -> str:
 
 
 def winners_line(names: Sequence[str], winners: Sequence[int]) -> str:
-    """🏆 and who won, in bold."""
-    who = and_list([f"**{discord.utils.escape_markdown(names[w])}**" for w in winners])
+    """🏆 and who won, in bold (``names`` as people typed them: escaped here)."""
+    who = and_list([f"**{safe_name(names[w])}**" for w in winners])
     return "🏆 " + _n("{who} wins!", "{who} win!", len(winners), who=who)
 
 
@@ -358,6 +372,6 @@ def game_status_text(table: Table, ui: GameUI) -> str:
         seated = len(table.seats)
         return _n("A {game} lobby with {n} seated, hosted by {host}.",
                   "A {game} lobby with {n} seated, hosted by {host}.", seated,
-                  game=ui.title, host=table.host_name)
+                  game=ui.title, host=safe_name(table.host_name))
     return _("{game} is being played by {names}.", game=ui.title,
-             names=", ".join(table.names))
+             names=", ".join(markup_names(table)))

@@ -7,7 +7,9 @@ game; the cogs compose these pieces.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 import discord
 
@@ -98,8 +100,90 @@ def _bold_if(text: str, bold: bool) -> str:
     return f"**{text}**" if bold else text
 
 
+# -- people's names, made safe to draw --------------------------------------------------
+#
+# Every name a user controls (a display name, a server's, a channel's or a thread's) is
+# drawn through ``safe_name``, once, where it is drawn: names are kept (and saved) as
+# people typed them. What it does, and why:
+#
+# * ``[`` and ``]`` become their full-width forms ``［`` ``］`` (U+FF3B, U+FF3D), in
+#   every context. A backslash does not keep a ``]`` from closing the text of a masked
+#   link (``[Club \](https://evil.example) ...](https://discord.com/...)``: Discord's
+#   link rule reads the text up to ``](`` before any escape), and a masked link is the
+#   one thing a name must never make. The full-width brackets read as brackets
+#   ("［TAG］ Bo"), NFKC-normalise back to ASCII, and no markdown rule knows them.
+# * In markdown (``markdown=True``): ``discord.utils.escape_markdown`` (every ``*``,
+#   ``_``, ``~``, ``|``, backtick and backslash, and a leading ``>``, ``#`` or ``-``), then
+#   a backslash before every ``<``, ``(``, ``)``, ``#`` and ``:`` it left bare, and before
+#   a ``>`` that begins the name (however indented): no mention (``<@id>``, ``<@&id>``),
+#   channel, timestamp, emoji, ``<url>`` autolink, quote, heading (``#``, however
+#   indented) or subtext (``-#``) can form, and a URL in a name is not even a bare link
+#   (``https\://``); a ``>`` further in ends nothing once every ``<`` is escaped. Discord
+#   renders ``\X`` as ``X`` for any punctuation, so all these read exactly as typed.
+# * Everywhere: ``@everyone`` and ``@here`` get a zero-width space after the ``@``
+#   (``discord.utils.escape_mentions``); line breaks and other control characters become
+#   spaces, and bidi overrides and isolates are dropped (they would run on into the
+#   bot's own words after the name): a name stays one line, also as a link's text.
+#
+# ``markdown=False`` is for text Discord shows as it is (a thread's name); select
+# labels, footers and the pictures take names unescaped (nothing renders there, and a
+# backslash would show). Markdown escaping is not idempotent (escaped twice, a name
+# shows its backslashes): escape the raw name once, where it is drawn. The plain form
+# is idempotent, and ``safe_name`` of it is the same as of the raw name.
+
+_SUBSTITUTES = str.maketrans({"[": "\uff3b", "]": "\uff3d",
+                              **dict.fromkeys(map(chr, (*range(0x202A, 0x202F),
+                                                        *range(0x2066, 0x206A))), None)})
+_BREAKS = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+_BARE = re.compile(r"\\.|[<()#:]|^\s*>", re.DOTALL)  # an escape pair, or bare syntax
+NAME_PARAMS = frozenset({"player", "host", "name"})
+"""The parameters of a ``Text`` that hold a name people typed (``say_safe``)."""
+
+
+def safe_name(name: Any, *, markdown: bool = True) -> str:
+    """A name a user controls, safe to draw: in Discord markdown (``markdown``; message
+    content, embed descriptions, titles, field names and values, a link's text) or in text
+    shown as it is. A ``Text`` is the bot's own words (an AI seat's name, "the host"):
+    said in the current language, not escaped. See the notes above."""
+    if isinstance(name, Text):
+        return say(name)
+    text = _BREAKS.sub(" ", "" if name is None else str(name)).translate(_SUBSTITUTES)
+    if markdown:
+        text = discord.utils.escape_markdown(text, ignore_links=False)
+        text = _BARE.sub(_escape_bare, text)
+    return discord.utils.escape_mentions(text)
+
+
+def _escape_bare(match: re.Match[str]) -> str:
+    found = match[0]
+    if found.startswith("\\"):
+        return found  # escaped already
+    return found[:-1] + "\\" + found[-1]
+
+
+def say_safe(value: Any) -> str:
+    """``locales.say`` for a sentence kept to be said later (a table's line, a refusal):
+    the names in it (``NAME_PARAMS``, also in a sentence inside it) are escaped as they are
+    said, so a table saved by any version draws safely."""
+    if isinstance(value, BaseException) and value.args and isinstance(value.args[0], Text):
+        value = value.args[0]
+    return say(_escaped(value) if isinstance(value, Text) else value)
+
+
+def _escaped(text: Text) -> Text:
+    params = {key: _escaped(value) if isinstance(value, Text)
+              else safe_name(value) if key in NAME_PARAMS and isinstance(value, str)
+              else value
+              for key, value in text.params.items()}
+    if params == text.params:
+        return text
+    return Text(text.msgid, plural=text.plural, n=text.n, context=text.context, **params)
+
+
 def short_name(name: str, width: int = 10) -> str:
-    return clip(name.replace("`", "'"), width)
+    """A name for a code block (``score_table``), as typed: nothing renders inside one,
+    only a backtick could end it (and a line break break its row)."""
+    return clip(_BREAKS.sub(" ", name).replace("`", "'"), width)
 
 
 def score_table(names: Sequence[str], deal_points: Sequence[Sequence[int]],
@@ -131,11 +215,12 @@ def score_table(names: Sequence[str], deal_points: Sequence[Sequence[int]],
 
 
 def standings(names: Sequence[str], totals: Sequence[int], winners: Iterable[int] = ()) -> str:
-    """Players and totals, best first, winners crowned."""
+    """Players and totals, best first, winners crowned (``names`` as people typed them:
+    escaped here)."""
     crowned = set(winners)
     order = sorted(range(len(names)), key=lambda s: (-totals[s], s))
     return "\n".join(
-        f"{'👑 ' if s in crowned else ''}**{discord.utils.escape_markdown(names[s])}** "
+        f"{'👑 ' if s in crowned else ''}**{safe_name(names[s])}** "
         f"{totals[s]:+d}" for s in order
     )
 
