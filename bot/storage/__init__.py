@@ -15,7 +15,10 @@ What is kept:
   version the caller last saw), and its posts (where its messages are), written
   apart without a version (``save_posts``). At most one active table per channel.
 * **finished games**: ``record_game`` stores a game's record (``records.md``) and
-  one result per seat, and updates counts, ratings and chips as ``results.py`` says.
+  one result per seat, and updates counts, ratings and chips as ``results.py`` says;
+  at most one game per table. ``finish_table`` ends a table and records its game in
+  one transaction: the table's final snapshot, its closing and the game are stored
+  together or not at all.
 * **leaderboards, stats, history, chips** read from those tables.
 * **users** (the latest display name seen) and a small key/value **meta** store.
 """

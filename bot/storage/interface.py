@@ -63,9 +63,9 @@ class Store(ABC):
         DM click on a table another process owns (``kind`` ``"answered"``, the default).
         Sent after the fact, on its own; ``origin`` is set to this store's.
 
-        Not for the writes themselves: ``create_table``, ``save_table`` and
-        ``close_table`` announce every version they write (``"opened"``, ``"saved"``,
-        ``"closed"``) in the same transaction as the write."""
+        Not for the writes themselves: ``create_table``, ``save_table``, ``close_table``
+        and ``finish_table`` announce every version they write (``"opened"``, ``"saved"``,
+        ``"closed"``, ``"closed"``) in the same transaction as the write."""
         return None  # one process: nobody to tell
 
     async def listen(self, on_change: Callable[[TableChange], None], *, own: bool = False,
@@ -116,9 +116,26 @@ class Store(ABC):
 
     @abstractmethod
     async def close_table(self, table_id: str, status: str) -> int | None:
-        """Mark a table ``finished`` or ``stopped`` whatever its version (an admin stop).
+        """Mark a table ``finished`` or ``stopped`` whatever its version (a table that
+        cannot be restored). Bumps the version so that a stale save fails; returns it
+        (None: no such table). A table the bot ends itself goes through ``finish_table``.
+        """
 
-        Bumps the version so that a stale save fails; returns it (None: no such table).
+    @abstractmethod
+    async def finish_table(self, table_id: str, status: str, data: dict[str, Any],
+                           expected_version: int, game: FinishedGame | None = None) -> int:
+        """End a table in ONE transaction: its final snapshot written at
+        ``expected_version`` with its closed ``status`` (``finished`` or ``stopped``), and
+        ``game``, if given, recorded as ``record_game`` records it (the seats, counts,
+        ratings, chips). Returns the new version (``expected_version + 1``): one version,
+        announced as ``"closed"``.
+
+        Either all of it is stored or nothing is: ``VersionConflict`` when the table is
+        not at ``expected_version`` (or does not exist), ``InvalidResult`` for a game that
+        does not add up or names another table, and any failure on the way rolls the
+        whole back — the table is then still open at its old version, to be finished
+        again. A game already recorded for this table (``record_game``) is not recorded
+        again: the table is closed and nothing else moves.
         """
 
     @abstractmethod
@@ -172,8 +189,11 @@ class Store(ABC):
     async def record_game(self, finished: FinishedGame) -> int:
         """Store a finished game in one transaction and return its game id.
 
-        Raises ``InvalidResult`` (``ChipsNotConserved``) without writing anything
-        when the game does not add up.
+        At most one game per table: a game whose ``table_id`` already has one changes
+        nothing (no second row, no counts, ratings nor chips moved twice) and returns the
+        game id recorded first, with a warning in the log. Games without a ``table_id``
+        are each stored. Raises ``InvalidResult`` (``ChipsNotConserved``) without
+        writing anything when the game does not add up.
         """
 
     @abstractmethod

@@ -9,7 +9,9 @@ SQLite's so far: 0001 the first schema; 0002 chips (balances per server, each
 seat's net chips, whether a game moved any); 0003 ``ratings.rated_games`` (games
 with AI seats count but are not rated); 0004 ``live_tables.posts``; 0005
 ``user_languages`` (what a DM to each user is written in); 0006 ``server_settings``
-(each server's ``/settings``, a JSON object).
+(each server's ``/settings``, a JSON object); 0007 one game per table (``games.table_id``
+unique, after removing the twins a table recorded twice and taking back the counts and
+chips they moved).
 
 On SQLite the database's ``PRAGMA user_version`` is the number of migrations
 applied, so an old file upgrades in place, each migration in its own transaction.

@@ -26,7 +26,7 @@ from bot.storage.postgres_migrate import PG_MIGRATIONS, migrate_postgres, schema
 from bot.storage.postgres_notices import CHANNEL, Notices, change_payload
 from bot.storage.postgres_ownership import Owner
 from bot.storage.postgres_pool import GONE, Connections
-from bot.storage.results import check_seats, record_text
+from bot.storage.results import check_seats, of_table, record_text, recorded_already
 from bot.storage.rows import (
     ACTIVE_STATUSES,
     CLOSED_STATUSES,
@@ -81,6 +81,15 @@ _SAVE_TABLE = f"""
     SELECT (SELECT channel_id FROM busy) AS channel_id, (SELECT table_id FROM busy) AS busy,
            (SELECT version FROM saved) AS saved
 """
+
+# A table's end: its final snapshot at the expected version and the "closed" notice ($6)
+# in one statement; the game's record follows in the same transaction.
+_FINISH_TABLE = f"""
+    UPDATE live_tables SET status = $2, data = $3, version = version + 1, updated_at = $4
+    WHERE table_id = $1 AND version = $5
+    RETURNING version, pg_notify('{CHANNEL}', $6)
+"""
+
 
 def utc_now() -> datetime:
     return datetime.now(UTC)
@@ -177,6 +186,7 @@ class PostgresStorage(ScoreReads):
     # -- live tables ------------------------------------------------------
     # Each write of a version sends its notice in the write's transaction (pg_notify: sent at
     # commit, dropped on a rollback); postgres_notices.py says what is announced when.
+    # finish_table writes one version, announced "closed" like close_table's.
 
     async def create_table(self, row: TableRow) -> TableRow:
         check_status(row.status, STATUSES)
@@ -263,6 +273,35 @@ class PostgresStorage(ScoreReads):
                 TableChange(table_id, int(version), kind="closed", status=status)))
         return int(version)
 
+    async def finish_table(self, table_id: str, status: str, data: dict[str, Any],
+                           expected_version: int, game: FinishedGame | None = None) -> int:
+        check_status(status, CLOSED_STATUSES)
+        text = to_json(data)  # everything refused before touching the database
+        checked: tuple[FinishedGame, str] | None = None
+        if game is not None:
+            game = of_table(game, table_id)
+            check_seats(game)
+            checked = game, record_text(game)
+        now = as_utc(self._clock())
+        notice = self._payload(TableChange(table_id, expected_version + 1, kind="closed",
+                                           status=status))
+
+        async def finish(conn: asyncpg.Connection) -> tuple[int, bool] | None:
+            if await conn.fetchval(_FINISH_TABLE, table_id, status, text, now,
+                                   expected_version, notice) is None:
+                actual = await conn.fetchval(
+                    "SELECT version FROM live_tables WHERE table_id = $1", table_id)
+                raise VersionConflict(table_id, expected_version, actual)
+            if checked is None:
+                return None
+            return await scores.insert_game(conn, checked[0], checked[1], now)
+
+        async with self._db.turn(("table", table_id)):
+            recorded = await self._write_game(finish)
+        if recorded is not None and not recorded[1]:
+            recorded_already(table_id, recorded[0])
+        return expected_version + 1
+
     async def load_active_tables(self) -> list[TableRow | CorruptTable]:
         rows = await self._db.fetch(
             f"SELECT {_TABLE_COLUMNS} FROM live_tables WHERE status IN ('lobby', 'playing')"
@@ -331,7 +370,23 @@ class PostgresStorage(ScoreReads):
         check_seats(finished)
         record = record_text(finished)
         now = as_utc(self._clock())
-        return await self._db.write(lambda conn: scores.insert_game(conn, finished, record, now))
+        game_id, recorded = await self._write_game(
+            lambda conn: scores.insert_game(conn, finished, record, now))
+        if not recorded:
+            recorded_already(finished.table_id, game_id)
+        return game_id
+
+    async def _write_game(self, work: Callable[[asyncpg.Connection], Awaitable[T]]) -> T:
+        """``work``, which records a game, in one transaction; run again once if another
+        transaction recorded the same table's game at the same moment (the unique
+        ``games.table_id`` refused ours, and all of it was rolled back): it then finds
+        that game, and records nothing."""
+        try:
+            return await self._db.write(work)
+        except asyncpg.UniqueViolationError as error:
+            if error.constraint_name != scores.GAME_OF_TABLE:
+                raise
+        return await self._db.write(work)
 
     async def history(self, guild_id: int | None, channel_id: int | None = None,
                       user_id: int | None = None, game: str | None = None, limit: int = 10,

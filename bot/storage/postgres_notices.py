@@ -5,11 +5,13 @@
   if that connection is lost. What is announced when:
 
   - every write of a table's version: ``create_table`` (``"opened"``), ``save_table``
-    (``"saved"``) and ``close_table`` (``"closed"``) call ``pg_notify`` in the same
-    transaction as the write (``postgres.py``). PostgreSQL delivers a notice when its
-    transaction commits and drops it on a rollback, so a listener hears each version
-    exactly once, after it is stored, and nothing of a write refused (``VersionConflict``,
-    ``ChannelBusy``, ``TableExists``) or rolled back. The versions of one table are
+    (``"saved"``), ``close_table`` and ``finish_table`` (``"closed"``: the table's end,
+    its final snapshot and its game's record written in one transaction as one version)
+    call ``pg_notify`` in the same transaction as the write (``postgres.py``).
+    PostgreSQL delivers a notice when its transaction commits and drops it on a
+    rollback, so a listener hears each version exactly once, after it is stored, and
+    nothing of a write refused (``VersionConflict``, ``ChannelBusy``, ``TableExists``)
+    or rolled back. The versions of one table are
     written one after the other (each write waits for the row's lock, and checks the
     version the last one committed), and notices arrive in commit order: a listener
     hears a table's versions in order. ``save_posts`` changes no version: no notice.

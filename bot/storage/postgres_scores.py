@@ -5,12 +5,13 @@ Like ``sqlite_scores.py`` for SQLite: each function runs on a connection that
 changes is decided in ``results.py``, and rows become dataclasses in ``values.py``.
 
 Several processes may finish games at once that touch the same players. A game's
-transaction takes its row locks in one global order — users by id, then the ratings
-of its server, then the global ones (each by user id), then chips by user id — so two
-games never deadlock, and it reads the ratings it rates ``FOR UPDATE`` (after
-creating the missing rows, so that a newcomer's row is locked too): every rating is
-computed from the latest committed one and applied once. Counts and chips are
-atomic increments (``balance = balance + delta``), whatever the order of commits.
+transaction takes its row locks in one global order — its live table's row
+(``finish_table``), then users by id, then the ratings of its server, then the global
+ones (each by user id), then chips by user id — so two games never deadlock, and it
+reads the ratings it rates ``FOR UPDATE`` (after creating the missing rows, so that a
+newcomer's row is locked too): every rating is computed from the latest committed one
+and applied once. Counts and chips are atomic increments (``balance = balance +
+delta``), whatever the order of commits. A table records one game (``insert_game``).
 """
 
 from __future__ import annotations
@@ -49,6 +50,9 @@ from bot.storage.values import (
     stats_row,
     summaries,
 )
+
+GAME_OF_TABLE = "games_table"
+"""The unique index of ``games.table_id`` (migration 0007): a table records one game."""
 
 UPSERT_USER = """
     INSERT INTO users (user_id, name, updated_at) VALUES ($1, $2, $3)
@@ -140,12 +144,25 @@ def _same(value: Any) -> Any:
 
 
 async def insert_game(conn: asyncpg.Connection, finished: FinishedGame, record: str,
-                      now: datetime) -> int:
+                      now: datetime) -> tuple[int, bool]:
     """Write a checked game (``results.check_seats``), its seats and all it changes, in
-    the caller's transaction."""
+    the caller's transaction; its game id and True. A game of a table that has one
+    already writes nothing: the first one's id and False. (Another transaction recording
+    the same table at the same moment makes this one's insert fail on the unique
+    ``games.table_id``, ``GAME_OF_TABLE``: the caller runs it all again, and then finds
+    that game.)
+
+    The game's row comes after its players' locks: a game's id is taken only once the
+    games sharing a player with it committed, so game ids follow the order in which
+    their ratings were applied."""
     seats = sorted(finished.seats, key=lambda s: s.seat)
     rated, chips_move = is_rated(finished), moves_chips(finished)
     humans = humans_of(finished)
+    if finished.table_id is not None:
+        recorded = await conn.fetchval("SELECT game_id FROM games WHERE table_id = $1",
+                                       finished.table_id)
+        if recorded is not None:
+            return int(recorded), False
     if humans:
         await conn.execute(_UPSERT_USERS, [h.user_id for h in humans],
                            [h.name for h in humans], now)
@@ -172,7 +189,7 @@ async def insert_game(conn: asyncpg.Connection, finished: FinishedGame, record: 
     if chips_move:
         await conn.execute(_ADD_CHIPS, finished.guild_id, [s.user_id for s in seats],
                            [s.chips for s in seats])
-    return game_id
+    return game_id, True
 
 
 async def _rate(conn: asyncpg.Connection, scope: int, game: str,

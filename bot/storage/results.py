@@ -4,6 +4,8 @@ A backend asks these functions and does what they say, so every backend counts,
 rates and moves chips alike, and the rules can be tested without one:
 
 * a game whose seats do not add up is refused whole (``InvalidResult``);
+* a table has at most one game: a second one for the same ``table_id`` changes nothing
+  (the backends' ``insert_game``, over the unique ``games.table_id``);
 * a completed game counts (games, wins, points) for its human seats, in its
   server and in the global scope (``is_counted``, ``scopes``);
 * it changes ratings only when every seat is human, two or more, and nobody asked
@@ -14,7 +16,9 @@ rates and moves chips alike, and the rules can be tested without one:
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import logging
 from collections.abc import Mapping, Sequence
 
 from bot.storage.ratings import Rating, default_rating, rate
@@ -29,6 +33,8 @@ from bot.storage.rows import (
 )
 from bot.storage.values import to_json
 from engine.core import RECORD_FORMAT
+
+log = logging.getLogger(__name__)
 
 
 def check_seats(finished: FinishedGame) -> None:
@@ -47,6 +53,22 @@ def check_seats(finished: FinishedGame) -> None:
             "chips are never created or lost.")
     if not finished.stakes and any(s.chips for s in seats):
         raise InvalidResult(f"{finished.game!r} has no stakes: its seats cannot move chips.")
+
+
+def of_table(finished: FinishedGame, table_id: str) -> FinishedGame:
+    """``finished`` as the game of table ``table_id`` (``finish_table``): a game that
+    names no table is given this one; one that names another is refused."""
+    if finished.table_id is None:
+        return dataclasses.replace(finished, table_id=table_id)
+    if finished.table_id != table_id:
+        raise InvalidResult(f"The game is of table {finished.table_id!r}, not {table_id!r}.")
+    return finished
+
+
+def recorded_already(table_id: str | None, game_id: int) -> None:
+    """Say that a table's game was not recorded twice (``record_game`` returns the id)."""
+    log.warning("storage: table %s has its game recorded already (game %d): nothing "
+                "recorded again", table_id, game_id)
 
 
 def record_text(finished: FinishedGame) -> str:

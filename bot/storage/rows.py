@@ -127,9 +127,10 @@ class TableChange:
     ``kind`` says which:
 
     * ``"opened"``, ``"saved"``, ``"closed"``: sent by the store itself for every
-      ``create_table``, ``save_table`` and ``close_table``, in the transaction of the
-      write: delivered once it commits, never for a write refused or rolled back, so
-      every version of a table is announced exactly once, in version order.
+      ``create_table``, ``save_table`` and ``close_table`` or ``finish_table``, in the
+      transaction of the write: delivered once it commits, never for a write refused or
+      rolled back, so every version of a table is announced exactly once, in version
+      order.
       ``status`` is the table's status after the write; ``seat`` and ``collapsed`` are None.
     * ``"answered"``: sent by ``Store.announce`` after the fact. Discord sends every
       click on a DM hand to the process of shard 0, which applies the move itself (and
@@ -191,7 +192,8 @@ class SeatResult:
 
 @dataclass
 class FinishedGame:
-    """What ``record_game`` stores: a game that ended, completed or stopped.
+    """What ``record_game`` (or ``finish_table``) stores: a game that ended, completed or
+    stopped; a table has at most one (by ``table_id``).
 
     ``record`` is the game's record (``records.md``), as a dict or as JSON text
     (text is stored exactly as given). ``stakes``: this game's kind moves chips

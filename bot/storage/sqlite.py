@@ -26,7 +26,7 @@ import aiosqlite
 
 import bot.storage.sqlite_scores as scores
 from bot.storage.migrate import MIGRATIONS, migrate_sqlite
-from bot.storage.results import check_seats, record_text
+from bot.storage.results import check_seats, of_table, record_text, recorded_already
 from bot.storage.rows import (
     ACTIVE_STATUSES,
     CLOSED_STATUSES,
@@ -277,6 +277,33 @@ class SQLiteStorage(ScoreReads):
                 "SELECT version FROM live_tables WHERE table_id = ?", (table_id,))
         return next(iter(rows))["version"] if rows else None
 
+    async def finish_table(self, table_id: str, status: str, data: dict[str, Any],
+                           expected_version: int, game: FinishedGame | None = None) -> int:
+        check_status(status, CLOSED_STATUSES)
+        text = to_json(data)  # everything refused before touching the database
+        checked: tuple[FinishedGame, str] | None = None
+        if game is not None:
+            game = of_table(game, table_id)
+            check_seats(game)
+            checked = game, record_text(game)
+        now = time_text(self._clock())
+        recorded: tuple[int, bool] | None = None
+        async with self._transaction() as conn:
+            cursor = await conn.execute(
+                "UPDATE live_tables SET status = ?, data = ?, version = version + 1,"
+                " updated_at = ? WHERE table_id = ? AND version = ?",
+                (status, text, now, table_id, expected_version))
+            if cursor.rowcount == 0:
+                rows = await conn.execute_fetchall(
+                    "SELECT version FROM live_tables WHERE table_id = ?", (table_id,))
+                actual = next(iter(rows))["version"] if rows else None
+                raise VersionConflict(table_id, expected_version, actual)
+            if checked is not None:
+                recorded = await scores.insert_game(conn, checked[0], checked[1], now)
+        if recorded is not None and not recorded[1]:
+            recorded_already(table_id, recorded[0])
+        return expected_version + 1
+
     async def load_active_tables(self) -> list[TableRow | CorruptTable]:
         rows = await self._fetch(
             f"SELECT {_TABLE_COLUMNS} FROM live_tables WHERE status IN ('lobby', 'playing')"
@@ -346,7 +373,10 @@ class SQLiteStorage(ScoreReads):
         record = record_text(finished)
         now = time_text(self._clock())
         async with self._transaction() as conn:
-            return await scores.insert_game(conn, finished, record, now)
+            game_id, recorded = await scores.insert_game(conn, finished, record, now)
+        if not recorded:
+            recorded_already(finished.table_id, game_id)
+        return game_id
 
     async def history(self, guild_id: int | None, channel_id: int | None = None,
                       user_id: int | None = None, game: str | None = None, limit: int = 10,

@@ -107,11 +107,19 @@ _RESULTS_OF = """
 
 
 async def insert_game(conn: aiosqlite.Connection, finished: FinishedGame, record: str,
-                      now: str) -> int:
-    """Write a checked game (``results.check_seats``), its seats and all it changes."""
+                      now: str) -> tuple[int, bool]:
+    """Write a checked game (``results.check_seats``), its seats and all it changes; its
+    game id and True. A game of a table that has one already writes nothing: the first
+    one's id and False (``games.table_id`` is unique; the write lock the transaction
+    holds keeps any other from recording it in between)."""
     seats = sorted(finished.seats, key=lambda s: s.seat)
     rated, chips_move = is_rated(finished), moves_chips(finished)
     humans = humans_of(finished)
+    if finished.table_id is not None:
+        rows = list(await conn.execute_fetchall(
+            "SELECT game_id FROM games WHERE table_id = ?", (finished.table_id,)))
+        if rows:
+            return int(rows[0]["game_id"]), False
     await conn.executemany(UPSERT_USER, [(h.user_id, h.name, now) for h in humans])
     cursor = await conn.execute(
         "INSERT INTO games (table_id, guild_id, channel_id, game, started_at, ended_at,"
@@ -135,7 +143,7 @@ async def insert_game(conn: aiosqlite.Connection, finished: FinishedGame, record
     if chips_move:
         await conn.executemany(_ADD_CHIPS, [
             (finished.guild_id, s.user_id, STARTING_CHIPS + s.chips, s.chips) for s in seats])
-    return game_id
+    return game_id, True
 
 
 async def _rate(conn: aiosqlite.Connection, scope: int, game: str,

@@ -97,7 +97,7 @@ def test_the_loader_takes_any_folder_and_refuses_gaps_and_bad_names(tmp_path: Pa
 
 def test_postgres_has_the_same_numbered_migrations() -> None:
     pg_names = migration_files("migrations_pg")
-    assert pg_names == migration_files() and len(PG_MIGRATIONS) == len(MIGRATIONS) == 6
+    assert pg_names == migration_files() and len(PG_MIGRATIONS) == len(MIGRATIONS) == 7
     folder = resources.files("bot.storage").joinpath("migrations_pg")
     assert tuple(folder.joinpath(n).read_text(encoding="utf-8") for n in pg_names) == (
         PG_MIGRATIONS)
@@ -106,14 +106,17 @@ def test_postgres_has_the_same_numbered_migrations() -> None:
 async def test_migrations_apply_one_by_one_in_order(database: Database) -> None:
     added = {1: ("table", "live_tables"), 2: ("table", "chips"), 3: ("ratings", "rated_games"),
              4: ("live_tables", "posts"), 5: ("table", "user_languages"),
-             6: ("table", "server_settings")}
+             6: ("table", "server_settings"), 7: ("index", "games_table")}
 
     async def has(kind: str, name: str) -> bool:
         if database.backend == "sqlite":
-            if kind == "table":
-                return bool(await database.raw("SELECT 1 FROM sqlite_master WHERE name = ?",
-                                               (name,)))
+            if kind in ("table", "index"):
+                return bool(await database.raw("SELECT 1 FROM sqlite_master WHERE name = ?"
+                                               " AND type = ?", (name, kind)))
             return name in [c[1] for c in await database.raw(f"PRAGMA table_info({kind})")]
+        if kind == "index":
+            return bool(await database.raw("SELECT 1 FROM pg_indexes WHERE indexname = ?",
+                                           (name,)))
         if kind == "table":
             return bool(await database.raw("SELECT 1 FROM information_schema.tables"
                                            " WHERE table_name = ?", (name,)))

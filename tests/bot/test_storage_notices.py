@@ -1,9 +1,9 @@
 """Table notices: every version a store writes is announced, in the write's transaction.
 
-On PostgreSQL, ``create_table``, ``save_table`` and ``close_table`` send a ``TableChange``
-(``"opened"``, ``"saved"``, ``"closed"``) with ``pg_notify`` in the transaction of the
-write, ``announce`` sends ``"answered"``; ``listen`` picks kinds and whether a store hears
-its own. Several stores on one database stand for several processes.
+On PostgreSQL, ``create_table``, ``save_table``, ``close_table`` and ``finish_table`` send
+a ``TableChange`` (``"opened"``, ``"saved"``, ``"closed"``, ``"closed"``) with ``pg_notify``
+in the transaction of the write, ``announce`` sends ``"answered"``; ``listen`` picks kinds
+and whether a store hears its own. Several stores on one database stand for several processes.
 
 No test here waits for a notice to *not* come: a listener hears notices in the order
 their transactions committed, so once it heard a marker sent after something, it would
@@ -13,6 +13,7 @@ have heard that something already (a refused write, a transaction still open).
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -23,6 +24,7 @@ import pytest
 from bot.storage import (
     CHANGE_KINDS,
     ChannelBusy,
+    FinishedGame,
     PostgresStorage,
     SQLiteStorage,
     TableChange,
@@ -31,6 +33,7 @@ from bot.storage import (
     VersionConflict,
 )
 from bot.storage.postgres_notices import CHANNEL, NOTICE_LIMIT, change_of, change_payload
+from tests.bot.test_storage import finished
 
 GUILD = 1111
 GUARD_S = 10.0
@@ -169,6 +172,32 @@ async def test_a_listener_hears_every_version_of_a_table_once_in_order(
         TableChange("t1", closed, a.origin, kind="closed", status="stopped")]
 
 
+async def test_a_finished_table_is_heard_as_one_closed_version_after_its_saves(
+        stores: tuple[PostgresStorage, ...]) -> None:
+    """``finish_table`` writes the final snapshot, the closing and the game as ONE version
+    (where a save then a close wrote two): announced once, as "closed", in order."""
+    a, b, _ = stores
+    heard = await follow(b)
+    await a.create_table(row("t1", 51))
+    version = await a.save_table("t1", "playing", {"step": 1}, 0)
+    version = await a.save_table("t1", "playing", {"step": 2}, version)
+    ended = await a.finish_table("t1", "finished", {"step": 3}, version, the_game("t1"))
+    await a.create_table(row("t2", 52))
+    stopped = await a.finish_table("t2", "stopped", {}, 0)  # a lobby: no game
+    assert (ended, stopped) == (3, 1)
+    changes = await heard.until(is_("closed", "t2"))
+    assert [(c.table_id, c.version, c.kind, c.status) for c in changes] == [
+        ("t1", 0, "opened", "lobby"), ("t1", 1, "saved", "playing"),
+        ("t1", 2, "saved", "playing"), ("t1", 3, "closed", "finished"),
+        ("t2", 0, "opened", "lobby"), ("t2", 1, "closed", "stopped")]
+    with pytest.raises(VersionConflict):  # a second end of the same version: no notice
+        await a.finish_table("t1", "finished", {"step": 3}, version, the_game("t1"))
+    await a.announce(TableChange("marker", 1))
+    assert [c.kind for c in await heard.until(is_("answered", "marker"))][-2:] == [
+        "closed", "answered"]
+    assert len(await a.history(None)) == 1
+
+
 async def test_two_processes_saving_one_table_are_heard_in_version_order(
         stores: tuple[PostgresStorage, ...]) -> None:
     """Saves racing from two processes: each version is written by one of them, and a
@@ -259,22 +288,29 @@ async def gate(postgres_url: str) -> AsyncIterator[asyncpg.Connection]:
         await conn.close()
 
 
-WRITES: dict[str, Callable[[PostgresStorage], Awaitable[object]]] = {
-    "opened": lambda store: store.create_table(row("t2", 52)),
-    "saved": lambda store: store.save_table("t1", "playing", {"step": 1}, 0),
-    "closed": lambda store: store.close_table("t1", "finished"),
+def the_game(table_id: str) -> FinishedGame:
+    return dataclasses.replace(finished([(7, 10), (8, 3)], guild=GUILD), table_id=table_id)
+
+
+WRITES: dict[str, tuple[str, Callable[[PostgresStorage], Awaitable[object]]]] = {
+    "create": ("opened", lambda store: store.create_table(row("t2", 52))),
+    "save": ("saved", lambda store: store.save_table("t1", "playing", {"step": 1}, 0)),
+    "close": ("closed", lambda store: store.close_table("t1", "finished")),
+    "finish": ("closed", lambda store: store.finish_table("t1", "finished", {"step": 9}, 0,
+                                                          the_game("t1"))),
 }
+"""Every write of a version: the kind of its notice, and the write."""
 
 
-@pytest.mark.parametrize("kind", WRITES)
+@pytest.mark.parametrize("write", WRITES)
 async def test_a_write_rolled_back_at_its_commit_sends_nothing(
-        stores: tuple[PostgresStorage, ...], gate: asyncpg.Connection, kind: str) -> None:
+        stores: tuple[PostgresStorage, ...], gate: asyncpg.Connection, write: str) -> None:
     a, b, c = stores
     heard = await follow(c)
     await a.create_table(row("t1", 51))
     await gate.execute("UPDATE gate SET refuse = TRUE")
     with pytest.raises(asyncpg.RaiseError, match="the gate refuses"):
-        await WRITES[kind](a)
+        await WRITES[write][1](a)
     await b.announce(TableChange("marker", 1))
     changes = await heard.until(is_("answered", "marker"))
     assert [(change.kind, change.table_id) for change in changes] == [
@@ -282,12 +318,13 @@ async def test_a_write_rolled_back_at_its_commit_sends_nothing(
     loaded = await a.load_table("t1")
     assert isinstance(loaded, TableRow) and (loaded.version, loaded.status) == (0, "lobby")
     assert await a.load_table("t2") is None
+    assert await a.history(None) == []  # a finish's game went with its table's row
 
 
-@pytest.mark.parametrize("kind", WRITES)
+@pytest.mark.parametrize("write", WRITES)
 async def test_a_notice_is_sent_when_its_write_commits_not_before(
         stores: tuple[PostgresStorage, ...], gate: asyncpg.Connection,
-        postgres_url: str, kind: str) -> None:
+        postgres_url: str, write: str) -> None:
     """The write has run, pg_notify too, and its transaction waits to commit: another
     process's notice sent meanwhile is heard, the write's only once it commits."""
     _, b, c = stores
@@ -296,19 +333,21 @@ async def test_a_notice_is_sent_when_its_write_commits_not_before(
                                           busy_timeout_ms=60_000) as a:  # patient at the gate
         await a.create_table(row("t1", 51))
         await gate.execute("SELECT pg_advisory_lock($1)", GATE_KEY)
-        write = asyncio.ensure_future(WRITES[kind](a))
+        kind = WRITES[write][0]
+        writing = asyncio.ensure_future(WRITES[write][1](a))
         async with asyncio.timeout(GUARD_S):  # until it waits at the gate, committing
             while not await gate.fetchval(
                     "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory'"
                     " AND objid = $1 AND NOT granted", GATE_KEY):
-                assert not write.done(), write
+                assert not writing.done(), writing
                 await asyncio.sleep(0.01)
         await b.announce(TableChange("marker", 1))
         await heard.until(is_("answered", "marker"))
         assert [(ch.kind, ch.table_id) for ch in heard.changes] == [
             ("opened", "t1"), ("answered", "marker")]  # not the write's: not committed yet
+        assert await b.history(None) == []  # nor a finish's game
         await gate.execute("SELECT pg_advisory_unlock($1)", GATE_KEY)
-        await write
+        await writing
         target = "t2" if kind == "opened" else "t1"
         changes = await heard.until(is_(kind, target))
     assert [(ch.kind, ch.table_id) for ch in changes] == [
