@@ -3,7 +3,10 @@
 Closing takes the table out of play everywhere at once (its timers, its pending
 edit, its driver, storage) before anything is posted, so no step can run on a
 table that has ended. A finished or stopped game goes to storage as a record
-with each seat's result; chips move only for a game that declares them.
+with each seat's result, in the same transaction as the table's closing
+(``TableManager.finish``): the result is never recorded without the table closed,
+nor the table closed without its result. Chips move only for a game that declares
+them.
 """
 
 from __future__ import annotations
@@ -14,9 +17,9 @@ from datetime import UTC, datetime
 from typing import Protocol
 
 from bot.play.front import Front, GameRules, Rules
-from bot.storage import FinishedGame, SeatResult, Store
+from bot.storage import FinishedGame, SeatResult, Store, VersionConflict
 from bot.table.manager import TableManager
-from bot.table.state import FINISHED, PLAYING, STOPPED, Table
+from bot.table.state import FINISHED, LOBBY, PLAYING, STOPPED, Table
 from bot.table.tasks import TableTasks
 from bot.table.timers import Clock, TableTimers
 from engine.registry import spec
@@ -45,28 +48,32 @@ class Endings:
         self.standings: Standings | None = None  # set by the croupier (bot.features.series)
 
     async def finish(self, table: Table) -> None:
-        """The game is over: the record, the table closed, then its results shown."""
+        """The game is over: the table closed with its game recorded (one transaction),
+        then its results shown. If storage fails, the table is put back as it was, still
+        open, and the error raised: the driver stops, and the next kick of it (a click) or
+        the restore after a restart finishes the table, exactly once."""
+        kept = table.clone()
         table.status = FINISHED
         table.turn_deadline = table.reminder_at = None
         if self.standings is not None:
             self.standings.count(table)  # before the final save: a series' standings
-        await self.close(table)
-        await self.record(table, completed=True)
-        # After the record, so a series' next deal sees the chips this one moved.
-        await self.front.finished(table)
+        if await self.end(table, kept, completed=True):
+            # After the record, so a series' next deal sees the chips this one moved.
+            await self.front.finished(table)
 
     async def stop(self, table: Table, by: int | None, why: Text) -> None:
         """Stop the table; ``why`` is the line it shows ("The table was stopped by
-        {player}."), said in the table's language when drawn."""
+        {player}."), said in the table's language when drawn. A game under way is
+        recorded as stopped, in the same transaction. If storage fails, the table goes
+        on as it was and the error is raised (``finish``)."""
+        kept = table.clone()
         was_playing = table.status == PLAYING and table.game is not None
         table.status = STOPPED
         table.stopped_by = by
         table.turn_deadline = table.reminder_at = None
         table.lines = [why]
-        await self.close(table)
-        if was_playing:
-            await self.record(table, completed=False)
-        await self.front.stopped(table)
+        if await self.end(table, kept, completed=False if was_playing else None):
+            await self.front.stopped(table)
 
     async def close_lobby(self, table: Table, why: Text) -> None:
         """Close a lobby; ``why`` is the line it shows (said in the table's language)."""
@@ -74,25 +81,57 @@ class Endings:
         table.lines = [why if isinstance(why, Text) else Text.from_data(why)]
         await self.close(table)
 
-    async def close(self, table: Table) -> None:
+    def _out_of_play(self, table: Table) -> None:
+        """No timer, pending edit nor driver of the table runs any more."""
         self.timers.cancel(table.table_id)
         self.front.closing(table.table_id)
         self.tasks.cancel_driver(table.table_id)
+
+    async def close(self, table: Table) -> None:
+        """Close a table that has no game to record (a lobby); forgotten here even if
+        storage fails (then a restart finds it open, and closes it again)."""
+        self._out_of_play(table)
         try:
             await self.manager.close(table)
         except Exception:
             log.exception("cannot close table %s in storage", table.table_id)
-            self.manager.forget(table)
 
-    async def record(self, table: Table, completed: bool) -> None:
-        """Hand the finished (or stopped) game to storage: ratings, history, chips."""
-        if table.game is None:
-            return
+    async def end(self, table: Table, kept: Table, completed: bool | None) -> bool:
+        """End ``table`` (its final state set; ``kept``: a clone from before) in storage:
+        the final state, the table closed and, unless ``completed`` is None, its game
+        recorded (ratings, history, chips), all in one transaction. True once ended here.
+
+        On a failure nothing was stored: the table gets ``kept`` back and its timers, stays
+        live, and the error is raised. False: another process ended it meanwhile (a
+        version conflict, the stored table closed), so it is only forgotten here."""
+        self._out_of_play(table)
         try:
-            await self.store.record_game(finished_game(table, self.rules[table.game_id],
-                                                       completed, self.clock.now()))
+            game = None
+            if completed is not None and table.game is not None:
+                game = finished_game(table, self.rules[table.game_id], completed,
+                                     self.clock.now())
+            await self.manager.finish(table, game)
+            return True
+        except Exception as error:
+            table.restore(kept)
+            if isinstance(error, VersionConflict) and await self._ended_elsewhere(table):
+                log.info("table %s was ended by another process", table.table_id)
+                self.manager.forget(table)
+                return False
+            log.warning("cannot end table %s in storage (%s): it stays open, to be ended "
+                        "again", table.table_id, error)
+            self.timers.schedule(table)
+            raise
+
+    async def _ended_elsewhere(self, table: Table) -> bool:
+        """After a version conflict: the table as stored now (reread), and whether that
+        is closed."""
+        try:
+            reread = await self.manager.reload(table)
         except Exception:
-            log.exception("cannot record the game of table %s", table.table_id)
+            log.exception("cannot reread table %s", table.table_id)
+            return False
+        return not reread or table.status not in (LOBBY, PLAYING)
 
     async def abandon(self, table_id: str, channel_id: int | None, guild_id: int | None,
                       reason: str, language: str | None = None) -> None:

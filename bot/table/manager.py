@@ -2,9 +2,9 @@
 
 ``TableManager`` keeps every open table in memory with its ``asyncio.Lock``,
 and is the only code that turns a table into storage rows: ``save`` is the one
-versioned save of a step, ``save_posts`` writes where its messages are (not
-versioned), ``restore`` brings the tables back after a restart. Nothing here
-talks to Discord.
+versioned save of a step, ``finish`` the last one (closed, with its game recorded,
+in one transaction), ``save_posts`` writes where its messages are (not versioned),
+``restore`` brings the tables back after a restart. Nothing here talks to Discord.
 
 Several processes (shards) may share one database: each restores and drives only
 the tables of its own shards that it could claim (``Store.claim_table``), and
@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from bot.storage import ACTIVE_STATUSES, CorruptTable, Store, TableRow
+from bot.storage import ACTIVE_STATUSES, CorruptTable, FinishedGame, Store, TableRow
 from bot.table.bus import Change, Saved, TableBus
 from bot.table.state import Table, TableError
 from engine.core import Game
@@ -154,14 +154,24 @@ class TableManager:
         await self.store.save_posts(table.table_id, posts)
         self._saved_posts[table.table_id] = posts
 
+    async def finish(self, table: Table, game: FinishedGame | None = None) -> None:
+        """End the table (its status already ``finished`` or ``stopped``): its final state
+        saved at its version, the table closed and ``game`` recorded, in one transaction
+        (``Store.finish_table``), published as one closed version; then forgotten here.
+
+        If storage fails (``VersionConflict`` included), nothing of it was stored and the
+        error is raised with the table still live here at its version: the caller puts its
+        state back, and a later try finishes it (once: a table records one game)."""
+        table.version = await self.store.finish_table(
+            table.table_id, table.status, table.to_data(), table.version, game)
+        self._publish(table, Change.CLOSED)
+        self._unregister(table)
+
     async def close(self, table: Table) -> None:
-        """Save the final state and forget the table (it stays in storage, closed)."""
+        """Save the final state and forget the table (it stays in storage, closed): a
+        lobby, or a table no game was played at. Forgotten here even if storage fails."""
         try:
-            await self.save(table)
-            closed = await self.store.close_table(table.table_id, table.status)
-            if closed is not None:
-                table.version = closed
-                self._publish(table, Change.CLOSED)
+            await self.finish(table)
         finally:
             self._unregister(table)
 
