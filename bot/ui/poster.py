@@ -4,8 +4,9 @@
 request that never got an answer (a dropped connection, a timeout: ``TROUBLE``), is
 logged and reported as a result (None / ``Gone`` / ``DMClosed``), never raised into a
 table's step — a step already saved goes on (the next hand, the driver). Every
-request it makes waits for its turn in the bot's ``Pacer`` (Discord's global limit). ``EditCoalescer`` merges table edits that
-come faster than once per interval into one edit that draws the latest state.
+request it makes waits for its turn in the bot's ``Pacer`` (Discord's global limit).
+``EditCoalescer`` merges table edits that come faster than once per interval into one
+edit that draws the latest state.
 """
 
 from __future__ import annotations
