@@ -36,6 +36,7 @@ OPERATOR_MODULES = {
     "bot/config/settings.py": "environment settings: errors for the operator at start-up",
     "bot/app/lifecycle.py": "start-up and shutdown lines on stderr for the operator",
     "bot/app/health.py": "the metrics endpoint for monitoring",
+    "bot/app/readiness.py": "why /healthz answers 503: for the log and the probe",
     "bot/app/commandsync.py": "command sync log lines",
     "bot/catalogues.py": "the catalogue maintenance tool",
     "bot/__main__.py": "the process entry point",
