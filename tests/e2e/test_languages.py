@@ -21,7 +21,7 @@ import pytest
 import bot.images
 from testkit.fakediscord.fake import FakeDiscord
 from testkit.fakediscord.world import FakeChannel, FakeUser
-from testkit.harness import GameDriver, MakeBot, make_bot
+from testkit.harness import GameDriver, MakeBot, idle, make_bot
 
 LOCALES = ["sv-SE", "da", "ru"]
 NAMES = ("alice", "bob", "cy", "dee")
@@ -179,7 +179,7 @@ async def test_a_whole_game_with_every_client_in_one_language(
         await open_and_start(fake, general, users, command, **OPTIONS.get(game, {}))
         driver = GameDriver(fake, bot_, general, users, random.Random(3))
         await driver.play_to_end(limit=5000)
-        await fake.settle()
+        await idle(bot_)
         live = bot_.croupier.manager.in_channel(general.id)  # it ended (AttackJack's
         assert live is None or live.series_start_at is not None  # series: the next deal waits)
         assert driver.moves > 0
@@ -205,7 +205,7 @@ async def test_each_reader_gets_their_own_language(
     sven = fake.add_user("sven", locale="sv-SE")
     ivan = fake.add_user("ivan", locale="ru")
     emma = fake.add_user("emma", locale="en-GB")
-    await run_bot(extensions={"cogs.jazz": "jazz"})
+    bot = await run_bot(extensions={"cogs.jazz": "jazz"})
     start = await fake.slash(emma, general, "jazz start")
     await start.wait_answered()
     assert "table is open" in start.text()  # the opener's answer: English
@@ -218,7 +218,7 @@ async def test_each_reader_gets_their_own_language(
         await (await fake.click(user, lobby, join)).wait_answered()
     lobby, begin = component_id(fake, general, "ct:lobby:", "start")
     await (await fake.click(emma, lobby, begin)).wait_answered()
-    await fake.settle()
+    await idle(bot)  # the game started: table posted, hands sent
     table = fake.find_message(general, custom_id_prefix="ct:hand:")
     assert table is not None and english_words(table.text()) == set()
     ivan_dm = fake.messages(ivan)
