@@ -100,7 +100,7 @@ class Croupier:
         self.moves = Moves(self.clicks, self.steps, self.presenter, self.board, self.hands,
                            self.driver, self.visits, clock)
         self.hints = Hints(self.clicks, self.steps, self.board, self.ai,  # the Hint button
-                           self.visits)
+                           self.visits, clock)  # its cooldown on the bot's clock
         # The table's Nudge button (bot.features.nudges).
         self.nudges = Nudges(self.clicks, self.steps, self.manager, self.hands, clock)
         self.commands = Commands(self.manager, self.clicks, self.lobby, self.moves, self.board,

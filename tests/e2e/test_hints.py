@@ -288,9 +288,8 @@ async def test_25_clicks_on_one_step_run_one_search_and_all_get_its_answer(
 async def test_a_new_hint_within_the_cooldown_is_refused_on_another_table(
         fake, alice, general, run_bot):
     games = fake.channel("games")
-    bot = await run_bot(extensions=JACKO_ONLY)
     clock = ManualClock()
-    bot.croupier.hints.searches.clock = clock  # the cooldown's clock, moved by hand
+    bot = await run_bot(extensions=JACKO_ONLY, clock=clock)  # the cooldown's clock too
     cooldown = bot.croupier.hints.searches.cooldown
     first = await open_table(fake, bot, general, alice, ai=True)
     second = await open_table(fake, bot, games, alice, ai=True)
