@@ -13,7 +13,8 @@ Where each job lives:
 
 With several processes on one PostgreSQL (``Settings.shards``), each drives the
 tables of its own shards that it could claim, looks every ``Timing.takeover_every``
-seconds for tables of its shards whose process stopped, and catches up
+seconds for tables of its shards whose process stopped (and claims again those whose
+ownership went with a database restart: ``recheck``), and catches up
 (``caught_up``) when another process announces a step it saved on one of its tables.
 
 Discord errors are logged and absorbed (``bot.ui.poster.Poster``): a table never
@@ -171,6 +172,7 @@ class Croupier:
         while True:
             await asyncio.sleep(self.timing.takeover_every)
             try:
+                await self.recheck()
                 tables = await self.restore()
             except Exception:  # storage trouble: try again next time
                 log.exception("cannot look for tables to take over")
@@ -179,6 +181,20 @@ class Croupier:
                 log.info("took over %d table(s) of a process that stopped", len(tables))
             for table_id in [t for t in self._noticed if self.manager.get(t) is None]:
                 del self._noticed[table_id]  # closed here since: no notice is due
+
+    async def recheck(self) -> None:
+        """The tables whose ownership went (a database restart, a lease that ran out):
+        those claimed again are caught up if another process wrote them meanwhile, those
+        another process holds now are let go here (their timers and bot moves with them)."""
+        kept, gone = await self.manager.recheck()
+        for table in gone:
+            self.timers.cancel(table.table_id)
+            log.warning("table %s is no longer this process's: another process drives it",
+                        table.table_id)
+        for table, stored in kept:
+            log.info("table %s is this process's again", table.table_id)
+            if stored > table.version:
+                await self.caught_up(table, TableChange(table.table_id, stored, kind="saved"))
 
     async def restore(self) -> list[Table]:
         """Bring back every table after a restart: timers, pending bot moves, the message.

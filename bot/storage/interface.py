@@ -58,6 +58,12 @@ class Store(ABC):
         """Give up owning a table (closed, or this process is stopping)."""
         return None
 
+    def owns_table(self, table_id: str) -> bool:
+        """Whether this process still owns a table it claimed, as far as it knows: False
+        once its ownership went (PostgreSQL: the connection holding the lock was lost —
+        a database restart — or its lease ran out while the process stood still)."""
+        return True
+
     async def announce(self, change: TableChange) -> None:
         """Tell the other processes of a change this one made: today, that it answered a
         DM click on a table another process owns (``kind`` ``"answered"``, the default).
@@ -243,4 +249,13 @@ class Store(ABC):
 
     @abstractmethod
     async def chips_leaderboard(self, guild_id: int, offset: int = 0,
-                                limit: int = 10) -> list[ChipsRow]: ...
+                                limit: int = 10) -> list[ChipsRow]:
+        """A page of a server's chip balances (one bounded query, as ``leaderboard``)."""
+
+    @abstractmethod
+    async def chips_board_size(self, guild_id: int) -> int:
+        """How many players a server's chips board holds."""
+
+    @abstractmethod
+    async def chips_rank_of(self, guild_id: int, user_id: int) -> ChipsRow | None:
+        """A player's line on a server's chips board; None if they never moved chips there."""

@@ -24,7 +24,7 @@ import asyncpg  # type: ignore[import-untyped]  # asyncpg ships no type informat
 import bot.storage.postgres_scores as scores
 from bot.storage.postgres_migrate import PG_MIGRATIONS, migrate_postgres, schema_version
 from bot.storage.postgres_notices import CHANNEL, Notices, change_payload
-from bot.storage.postgres_ownership import Owner
+from bot.storage.postgres_ownership import LEASE_S, Owner
 from bot.storage.postgres_pool import GONE, Connections
 from bot.storage.results import check_seats, of_table, record_text, recorded_already
 from bot.storage.rows import (
@@ -106,23 +106,24 @@ class PostgresStorage(ScoreReads):
 
     shared = True
 
-    def __init__(self, db: Connections, clock: Clock) -> None:
+    def __init__(self, db: Connections, clock: Clock, lease_s: float = LEASE_S) -> None:
         self._db = db
         self._clock = clock
         self.origin = secrets.token_hex(8)
         """This store's token: the ``origin`` of the changes it announces."""
-        self._owner = Owner(self._dedicated, db.wait_s)
+        self._owner = Owner(self._dedicated, db.wait_s, lease_s)
         self._notices = Notices(self._dedicated, self.origin, db.wait_s)
 
     @classmethod
     async def open(cls, url: str, *, migrations: Sequence[str] = PG_MIGRATIONS,
                    clock: Clock = utc_now, busy_timeout_ms: int = 5000,
-                   pool_size: int = 10) -> Self:
+                   pool_size: int = 10, lease_s: float = LEASE_S) -> Self:
         """Connect and bring the schema up to date.
 
         ``migrations`` is for tests of the upgrade path: a prefix of ``PG_MIGRATIONS``
         opens the database as an older bot would have left it. ``busy_timeout_ms``
-        bounds every wait, as SQLite's busy timeout does.
+        bounds every wait, as SQLite's busy timeout does. ``lease_s``: how long the
+        process may stand still before others take its tables (``postgres_ownership``).
         """
         db = await Connections.open(url, busy_timeout_ms / 1000, pool_size)
         try:
@@ -131,7 +132,7 @@ class PostgresStorage(ScoreReads):
         except BaseException:
             db.terminate()
             raise
-        return cls(db, clock)
+        return cls(db, clock, lease_s)
 
     async def close(self) -> None:
         if self._db.closed:
@@ -164,6 +165,9 @@ class PostgresStorage(ScoreReads):
 
     async def release_table(self, table_id: str) -> None:
         await self._owner.release(table_id)
+
+    def owns_table(self, table_id: str) -> bool:
+        return self._owner.owns(table_id)
 
     async def announce(self, change: TableChange) -> None:
         await self._db.execute("SELECT pg_notify($1, $2)", CHANNEL, self._payload(change))

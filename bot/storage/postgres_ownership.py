@@ -3,8 +3,17 @@
 A process owns a live table while it holds a session-level advisory lock on the table's
 key (``table_key``), on one connection kept for that alone (``Owner``). A process that
 dies loses its connection, and PostgreSQL frees its locks at once, so another can take
-its tables over; a process that loses the connection forgets what it owned. The
-notices processes send each other are ``postgres_notices.py``.
+its tables over; a process that loses the connection forgets what it owned (``owns``
+says so) and claims its tables again at its next look (``TableManager.recheck``).
+
+A process that hangs without dying (a blocked event loop, a paused machine) would keep
+its locks for as long as its socket lives — hours with default TCP keepalives. So the
+ownership is a lease: the connection runs with ``idle_session_timeout`` = ``lease_s``
+and the owner renews it with a query every third of that. A process that stands still
+for ``lease_s`` has its session ended by the server, its locks with it, and the others
+take its tables over; when it wakes, its claims fail and it lets those tables go.
+
+The notices processes send each other are ``postgres_notices.py``.
 """
 
 from __future__ import annotations
@@ -24,6 +33,11 @@ log = logging.getLogger(__name__)
 Connect = Callable[[str], Awaitable[asyncpg.Connection]]
 """Opens a dedicated connection; its argument names its use (application_name)."""
 
+LEASE_S = 30.0
+"""How long a process may stand still before the server ends its ownership session:
+well over any pause a healthy process makes (a long garbage collection, a slow disk),
+well under the minutes a table's players would wait."""
+
 
 def table_key(table_id: str) -> int:
     """The advisory lock key of a table: a stable signed 64-bit hash of its id."""
@@ -36,16 +50,23 @@ def table_key(table_id: str) -> int:
 class Owner:
     """The tables this store owns: advisory locks on one dedicated connection."""
 
-    def __init__(self, connect: Connect, wait_s: float) -> None:
+    def __init__(self, connect: Connect, wait_s: float, lease_s: float = LEASE_S) -> None:
         self._connect = connect
         self._wait_s = wait_s
+        self._lease_s = lease_s
         self._conn: asyncpg.Connection | None = None
         self._owned: set[str] = set()
         self._lock = asyncio.Lock()
+        self._renewing: asyncio.Task[None] | None = None
 
     @property
     def owned(self) -> frozenset[str]:
         return frozenset(self._owned)
+
+    def owns(self, table_id: str) -> bool:
+        """Whether this process holds the table's lock now, as far as it knows (a lost
+        connection is known at once when its socket closes, else at the next renewal)."""
+        return table_id in self._owned and self._conn is not None and not self._conn.is_closed()
 
     async def claim(self, table_id: str) -> bool:
         async with self._turn():
@@ -66,6 +87,9 @@ class Owner:
                 await self._conn.fetchval("SELECT pg_advisory_unlock($1)", table_key(table_id))
 
     async def close(self) -> None:
+        if self._renewing is not None:
+            self._renewing.cancel()
+            self._renewing = None
         conn, self._conn = self._conn, None
         self._owned.clear()
         if conn is not None and not conn.is_closed():
@@ -95,9 +119,39 @@ class Owner:
                         "longer this process's", len(self._owned))
             self._owned.clear()
         conn = await asyncio.wait_for(self._connect("owner"), self._wait_s)
+        try:  # the lease: a session idle this long is ended by the server (see above)
+            await conn.execute(f"SET idle_session_timeout = {round(self._lease_s * 1000)}")
+        except asyncpg.UndefinedObjectError:  # before PostgreSQL 14: no lease, still owned
+            log.warning("storage: this PostgreSQL has no idle_session_timeout (version 14 "
+                        "or later has): a process that hangs keeps its tables until its "
+                        "connection is found dead")
+        except BaseException:
+            conn.terminate()
+            raise
         conn.add_termination_listener(self._lost)
         self._conn = conn
+        if self._renewing is None or self._renewing.done():
+            self._renewing = asyncio.create_task(self._renew(), name="ownership lease")
         return conn
+
+    async def _renew(self) -> None:
+        """Keep the lease while this process runs: a query every third of it. A renewal
+        that fails or does not come back in ``wait_s`` ends the connection: unsure
+        whether it still holds its locks, this process holds nothing (``_lost``)."""
+        while True:
+            await asyncio.sleep(self._lease_s / 3)
+            async with self._lock:  # one query at a time on the connection
+                conn = self._conn
+                if conn is None or conn.is_closed():
+                    continue  # nothing held: the next claim connects again
+                try:
+                    await asyncio.wait_for(conn.fetchval("SELECT 1"), self._wait_s)
+                except (TimeoutError, OSError, asyncpg.PostgresError,
+                        asyncpg.InterfaceError) as error:
+                    log.warning("storage: the ownership lease could not be renewed: %r",
+                                error)
+                    conn.terminate()
+                    self._lost(conn)
 
     def _lost(self, conn: asyncpg.Connection) -> None:
         if conn is self._conn and self._owned:

@@ -7,11 +7,13 @@ in one transaction), ``save_posts`` writes where its messages are (not versioned
 ``restore`` brings the tables back after a restart. Nothing here talks to Discord.
 
 Several processes (shards) may share one database: each restores and drives only
-the tables of its own shards that it could claim (``Store.claim_table``), and
-``reload`` reads a table another process changed. A table of another process's
-shard can still be *visited* (``visit``): Discord sends every click on a DM hand to
-shard 0's process, which applies the move there on a copy read from storage at its
-version; the owner catches up from the change that process announces.
+the tables of its own shards that it could claim (``Store.claim_table``), ``reload``
+reads a table another process changed, and ``recheck`` claims again the tables whose
+ownership went with the database connection (or the lease), or lets them go. A table
+of another process's shard can still be *visited* (``visit``): Discord sends every
+click on a DM hand to shard 0's process, which applies the move there on a copy read
+from storage at its version; the owner catches up from the change that process
+announces.
 """
 
 from __future__ import annotations
@@ -215,6 +217,27 @@ class TableManager:
                 self._saved_posts[table.table_id] = table.posts.to_data()
             restored.append(table)
         return restored, problems
+
+    async def recheck(self) -> tuple[list[tuple[Table, int]], list[Table]]:
+        """The live tables whose ownership this process lost (``Store.owns_table``: the
+        database restarted, or the lease ran out while the process stood still), claimed
+        again: ``(kept, gone)``. ``kept``: claimed again, each with its stored version (the
+        caller catches up if another process wrote it meanwhile). ``gone``: another process
+        holds it now, or it closed in storage meanwhile; forgotten here, not driven twice."""
+        kept: list[tuple[Table, int]] = []
+        gone: list[Table] = []
+        for table in list(self._by_id.values()):
+            if self.store.owns_table(table.table_id):
+                continue
+            if await self.store.claim_table(table.table_id):
+                row = await self.store.load_table(table.table_id)  # read once it is ours
+                if isinstance(row, TableRow) and row.status in ACTIVE_STATUSES:
+                    kept.append((table, row.version))
+                    continue
+            if self._by_id.get(table.table_id) is table:  # (it may have closed meanwhile)
+                self._unregister(table)
+                gone.append(table)
+        return kept, gone
 
     def _restore_one(self, row: TableRow) -> Table:
         data = row.data

@@ -9,8 +9,14 @@ its version: a stale one is read again, never overwritten.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import os
 import random
+import signal
+import sys
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 import pytest
 
@@ -22,6 +28,7 @@ from bot.table.step import Steps
 from engine.core import Game, action_code
 from engine.jazz import Jazz
 from testkit.clock import ManualClock
+from tests.bot.test_storage_postgres import eventually, terminate
 
 ON_SHARD_0, ON_SHARD_1 = (6 << 22) | 7, (5 << 22) | 7  # (guild id >> 22) % 2
 
@@ -112,3 +119,99 @@ async def test_a_visited_copy_never_overwrites_a_newer_save_and_is_read_again(
     assert isinstance(stored, TableRow) and stored.version == table.version
     visitor.leave(copy)
     assert not visitor.is_visiting(copy)
+
+
+# ============================================ ownership lost with the connection, or the lease
+
+async def test_a_process_claims_its_tables_again_after_losing_its_ownership_connection(
+        stores: list[PostgresStorage], postgres_url: str) -> None:
+    """A database restart ends every connection: the process knows it owns nothing, and
+    its next look claims its live tables again (nobody took them) at their stored version."""
+    manager = TableManager(stores[0], engines)
+    table = playing_table("c0000001", ON_SHARD_0, 31)
+    await manager.open(table)
+    assert stores[0].owns_table(table.table_id)
+
+    await terminate(postgres_url, stores[0], "owner")
+    await eventually(lambda: not stores[0].owns_table(table.table_id))
+    assert await stores[1].claim_table("other") is True  # the database answers others
+
+    kept, gone = await manager.recheck()
+    assert [(t.table_id, version) for t, version in kept] == [(table.table_id, table.version)]
+    assert gone == [] and manager.get(table.table_id) is table
+    assert stores[0].owns_table(table.table_id)
+    assert await stores[1].claim_table(table.table_id) is False  # held again
+    assert await manager.recheck() == ([], [])  # nothing lost: nothing to do
+
+
+async def test_a_table_another_process_took_meanwhile_is_let_go_not_driven_twice(
+        stores: list[PostgresStorage], postgres_url: str) -> None:
+    mine, theirs = TableManager(stores[0], engines), TableManager(stores[1], engines)
+    taken, closed = playing_table("c0000002", ON_SHARD_0, 32), playing_table("c0000003",
+                                                                             ON_SHARD_0, 33)
+    await mine.open(taken)
+    await mine.open(closed)
+    await terminate(postgres_url, stores[0], "owner")
+    await eventually(lambda: not stores[0].owns_table(taken.table_id))
+
+    restored, _ = await theirs.restore()  # the other process takes both over
+    assert sorted(t.table_id for t in restored) == [taken.table_id, closed.table_id]
+    other = theirs.get(closed.table_id)
+    assert other is not None
+    other.status = "stopped"
+    await theirs.finish(other)  # ... and closes one of them (its lock released)
+    await eventually(lambda: closed.table_id not in stores[1]._owner.owned)
+
+    kept, gone = await mine.recheck()
+    assert kept == [] and sorted(t.table_id for t in gone) == [taken.table_id, closed.table_id]
+    assert mine.get(taken.table_id) is None and mine.get(closed.table_id) is None
+    await eventually(lambda: not stores[0].owns_table(closed.table_id))  # its claim let go
+    assert await stores[2].claim_table(closed.table_id) is True
+
+
+@pytest.mark.slow
+async def test_a_process_that_stands_still_loses_its_tables_after_its_lease(
+        postgres_url: str, stores: list[PostgresStorage], tmp_path: Path) -> None:
+    """A process that hangs without dying (here: stopped with SIGSTOP) keeps its socket
+    open, so PostgreSQL never sees it die; the lease (``idle_session_timeout``) ends its
+    session, and another process can take its tables. A running one keeps renewing."""
+    script = tmp_path / "owner.py"
+    script.write_text(HOLDER.format(url=postgres_url, root=str(ROOT), lease=LEASE))
+    holder = await asyncio.create_subprocess_exec(
+        sys.executable, str(script), stdout=asyncio.subprocess.PIPE)
+    try:
+        assert holder.stdout is not None
+        assert (await asyncio.wait_for(holder.stdout.readline(), 30)).strip() == b"claimed"
+        assert await stores[0].claim_table("d0000001") is False  # held, and renewed
+        await asyncio.sleep(LEASE * 2.5)  # over two leases: renewals keep it
+        assert await stores[0].claim_table("d0000001") is False
+
+        os.kill(holder.pid, signal.SIGSTOP)  # alive, its socket open, standing still
+        loop = asyncio.get_running_loop()
+        stopped_at = loop.time()
+        while not await stores[0].claim_table("d0000001"):
+            assert loop.time() - stopped_at < 30, "the lease never ran out"
+            await asyncio.sleep(0.05)
+        assert loop.time() - stopped_at >= LEASE / 2  # not before its lease could end
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(holder.pid, signal.SIGKILL)
+            os.kill(holder.pid, signal.SIGCONT)
+        await holder.wait()
+
+
+LEASE = 1.0
+ROOT = Path(__file__).resolve().parents[2]
+HOLDER = """
+import asyncio, sys
+sys.path.insert(0, {root!r})
+from bot.storage import PostgresStorage
+
+async def main():
+    store = await PostgresStorage.open({url!r}, lease_s={lease!r})
+    assert await store.claim_table("d0000001")
+    print("claimed", flush=True)
+    await asyncio.sleep(3600)
+
+asyncio.run(main())
+"""
