@@ -10,6 +10,11 @@ table playing deal after deal: everything else in the bot (records, chips,
 restore, timers, stale clicks) knows a table as lobby → playing → finished
 around one game, and stays as it is.
 
+Each next deal follows the server's ``/settings`` as they are when it is set up, as a
+rematch does (``bot.features.rematch``): the series ends if games may no longer be
+opened in its channel or the settings cannot be read, AI seats leave it if the server no
+longer allows them, and hints in rated games and pictures-off are the server's now.
+
 The next deal seats the same players in the same order, minus those who left
 the table during the deal and those who can no longer pay the stake (the chips
 of the deal just played have moved by then). Who acts first is drawn by lot
@@ -32,8 +37,10 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.actions.clicks import Clicks
+from bot.config import server_settings
+from bot.config.server_settings import ServerSettings, SettingsUnavailable
 from bot.config.settings import Timing
-from bot.features.rematch import next_table
+from bot.features.rematch import NO_AI, next_table
 from bot.storage import Store
 from bot.table.manager import TableManager
 from bot.table.seats import Seat, fresh_seats
@@ -63,6 +70,7 @@ ENDED = T("The host ended the series.")
 TOO_FEW = T("The series is over: fewer than two players can play another deal.")
 LATE = T("The series is over: its next deal waited too long while the bot was away.")
 NOT_SET_UP = T("The series is over: I could not set up the next deal.")
+NOT_HERE = T("The series is over: this server no longer opens games in this channel.")
 ALREADY_OVER = T("This series is already over.")
 NOT_HOST = T("Only the host, {host}, can end the series.")
 LAST_DEAL = T("The series ends after this deal.")
@@ -166,11 +174,20 @@ class Series:
                      MAX_DEALS)
         if why is None:
             seats, notes = await self._next_seats(table)
-            if len(seats) < 2 or all(s.is_ai for s in seats):
-                why = TOO_FEW
+            settings = await self._settings(table)
+            if settings is None:
+                why = NOT_SET_UP
+            elif not self._allows_channel(settings, table):
+                why = NOT_HERE
             else:
-                waiting = await self._open_next(table, seats)
-                why = NOT_SET_UP if waiting is None else None
+                if not settings.ai_allowed and any(s.is_ai for s in seats):
+                    seats = [s for s in seats if not s.is_ai]  # (as next_table would)
+                    notes.append(NO_AI)
+                if len(seats) < 2 or all(s.is_ai for s in seats):
+                    why = TOO_FEW
+                else:
+                    waiting = await self._open_next(table, seats, settings)
+                    why = NOT_SET_UP if waiting is None else None
         with speaking(table.language):
             add_standings(embed, table, table.series_deal)
             lines = [markup.say_safe(note) for note in notes]
@@ -206,10 +223,27 @@ class Series:
             seats = [s for s in seats if s.user_id not in poor]
         return fresh_seats(seats), notes
 
-    async def _open_next(self, table: Table, seats: list[Seat]) -> Table | None:
-        """The series' next deal, waiting in a lobby until its start time."""
+    async def _settings(self, table: Table) -> ServerSettings | None:
+        """The server's settings now; None if they cannot be read (then nothing opens:
+        unread settings are not "no restrictions")."""
+        try:
+            return await server_settings.read(self.store, table.guild_id)
+        except SettingsUnavailable:
+            return None
+
+    def _allows_channel(self, settings: ServerSettings, table: Table) -> bool:
+        """Whether games may still be opened in the table's channel (a thread: also where
+        its parent is allowed, as Discord's cache knows the thread)."""
+        channel = self.poster.client.get_channel(table.channel_id)
+        parent = channel.parent_id if isinstance(channel, discord.Thread) else None
+        return settings.allows_channel(table.channel_id, parent)
+
+    async def _open_next(self, table: Table, seats: list[Seat], settings: ServerSettings
+                         ) -> Table | None:
+        """The series' next deal, waiting in a lobby until its start time, under the
+        server's ``settings`` as they are now."""
         now = self.clock.now()
-        waiting = next_table(table, seats, now, self.rematches.rngs(),
+        waiting = next_table(table, seats, now, self.rematches.rngs(), settings=settings,
                              series_id=table.series_id, series_deal=table.series_deal + 1,
                              series_totals=table.series_totals,
                              series_start_at=now + self.timing.series_pause)
