@@ -7,11 +7,13 @@ Off by default; on when the setting ``HEALTH_PORT`` is set (``HEALTH_HOST``, def
   up: a callable the bot hands in says so), ``503 not ready`` otherwise;
 * ``GET /metrics``: the Prometheus text exposition format (version 0.0.4).
 
-``Metrics`` keeps the counters and the histogram; the bot counts into it
+``Metrics`` keeps the counters and the histograms; the bot counts into it
 (``count_move``, ``count_interaction``, ``count_error``, ``observe_answer``) and
 hands it callables for the gauges (``watch``), read at every scrape.
 ``HealthServer(metrics, ready, host, port)`` serves both paths with aiohttp (which
-discord.py already depends on): ``await start()``, ``await close()``.
+discord.py already depends on): ``await start()``, ``await close()``. While it
+serves, a ``LoopLag`` task measures how late the event loop wakes it (every click,
+edit and save waits that long too): ``cardtable_loop_lag_seconds``.
 
 ``python -m bot.app.health [PATH]`` asks the running bot's endpoint for PATH (default
 ``/healthz``) and exits 0 on ``200``, 1 otherwise: the container's HEALTHCHECK.
@@ -19,6 +21,8 @@ discord.py already depends on): ``await start()``, ``await close()``.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import inspect
 import logging
 import math
@@ -42,6 +46,11 @@ CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 # so the buckets are dense below it; the ones above show how late the late ones were.
 ANSWER_BUCKETS: tuple[float, ...] = (0.05, 0.1, 0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 2.5, 3.0,
                                      5.0, 10.0)
+# How late the event loop wakes a task that slept: dense where a click's answer starts
+# to suffer (tens of ms), up to the seconds of a loop that is stuck.
+LAG_BUCKETS: tuple[float, ...] = (0.001, 0.002, 0.005, 0.01, 0.015, 0.02, 0.025, 0.03,
+                                  0.04, 0.05, 0.075, 0.1, 0.15, 0.2, 0.3, 0.5, 1.0, 2.0, 5.0)
+LAG_INTERVAL = 0.05  # seconds the lag monitor sleeps between two measurements
 # Statuses always reported by cardtable_live_tables (0 when there is none), so the
 # series never vanish; any other status the callable returns is reported too.
 TABLE_STATUSES: tuple[str, ...] = ("lobby", "playing")
@@ -99,6 +108,7 @@ class Metrics:
         self.interactions = 0
         self.errors = 0
         self.answers = Histogram(answer_buckets)
+        self.loop_lag = Histogram(LAG_BUCKETS)
         self.table_statuses = tuple(table_statuses)
         self._live_tables: LiveTables | None = None
         self._gateway_latency: Latency | None = None
@@ -132,6 +142,10 @@ class Metrics:
         """How long the bot took to answer one interaction (negative: clock skew, taken as 0)."""
         self.answers.observe(seconds)
 
+    def observe_loop_lag(self, seconds: float) -> None:
+        """How late the event loop woke the lag monitor once (``LoopLag``)."""
+        self.loop_lag.observe(seconds)
+
     # -- the exposition ----------------------------------------------------------------
 
     def render(self) -> str:
@@ -155,13 +169,11 @@ class Metrics:
         _family(out, "cardtable_interaction_errors_total", "counter",
                 "Interactions that ended in an error.")
         out.append(f"cardtable_interaction_errors_total {self.errors}")
-        name = "cardtable_interaction_answer_seconds"
-        _family(out, name, "histogram",
-                "Seconds the bot took to answer an interaction (Discord allows 3).")
-        for bound, n in self.answers.cumulative():
-            out.append(f'{name}_bucket{{le="{_number(bound)}"}} {n}')
-        out.append(f"{name}_sum {_number(self.answers.sum)}")
-        out.append(f"{name}_count {self.answers.count}")
+        _histogram(out, "cardtable_interaction_answer_seconds", self.answers,
+                   "Seconds the bot took to answer an interaction (Discord allows 3).")
+        _histogram(out, "cardtable_loop_lag_seconds", self.loop_lag,
+                   f"Seconds the event loop woke a task sleeping {LAG_INTERVAL:g} s late "
+                   "(every click waits as long), sampled while the endpoint serves.")
         latency = self._read("cardtable_gateway_latency_seconds", self._gateway_latency, float)
         if latency is not None:
             _family(out, "cardtable_gateway_latency_seconds", "gauge",
@@ -190,6 +202,14 @@ class Metrics:
         return value
 
 
+def _histogram(out: list[str], name: str, histogram: Histogram, help_text: str) -> None:
+    _family(out, name, "histogram", help_text)
+    for bound, n in histogram.cumulative():
+        out.append(f'{name}_bucket{{le="{_number(bound)}"}} {n}')
+    out.append(f"{name}_sum {_number(histogram.sum)}")
+    out.append(f"{name}_count {histogram.count}")
+
+
 def _family(out: list[str], name: str, kind: str, help_text: str) -> None:
     out.append(f"# HELP {name} {help_text.replace(chr(92), chr(92) * 2)}")
     out.append(f"# TYPE {name} {kind}")
@@ -216,6 +236,39 @@ def local_url(host: str, port: int) -> str:
     return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
 
 
+# -- the event loop's lag ------------------------------------------------------------------
+
+
+class LoopLag:
+    """A task that sleeps ``interval`` seconds again and again and hands ``observe`` how
+    much later than asked the loop woke it: the time any ready callback (a click, a
+    save's result) waits behind the loop's other work. ``start`` in a running loop,
+    ``await stop()``."""
+
+    def __init__(self, observe: Callable[[float], None], interval: float = LAG_INTERVAL):
+        self.observe = observe
+        self.interval = interval
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        if self._task is None:
+            self._task = asyncio.get_running_loop().create_task(self._run(), name="loop lag")
+
+    async def stop(self) -> None:
+        task, self._task = self._task, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    async def _run(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            due = loop.time() + self.interval
+            await asyncio.sleep(self.interval)
+            self.observe(max(0.0, loop.time() - due))
+
+
 # -- the server --------------------------------------------------------------------------
 
 
@@ -230,6 +283,7 @@ class HealthServer:
         self.host = host
         self._port = port
         self._runner: web.AppRunner | None = None
+        self._lag = LoopLag(metrics.observe_loop_lag)
 
     @property
     def port(self) -> int:
@@ -260,10 +314,12 @@ class HealthServer:
                           f"{self.host}:{self._port} (HEALTH_HOST, HEALTH_PORT): "
                           f"{error.strerror or error}") from error
         self._runner = runner
+        self._lag.start()
         log.info("health endpoint on %s (%s, %s)", self.url, HEALTH_PATH, METRICS_PATH)
 
     async def close(self) -> None:
         runner, self._runner = self._runner, None
+        await self._lag.stop()
         if runner is not None:
             await runner.cleanup()
 

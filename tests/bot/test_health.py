@@ -6,6 +6,7 @@ import asyncio
 import math
 import re
 import socket
+import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 
@@ -184,6 +185,7 @@ async def test_metrics_is_prometheus_text_with_every_metric(served: Served):
         "cardtable_interactions_total": "counter",
         "cardtable_interaction_errors_total": "counter",
         "cardtable_interaction_answer_seconds": "histogram",
+        "cardtable_loop_lag_seconds": "histogram",
         "cardtable_gateway_latency_seconds": "gauge",
     }
     assert all(f.help for f in families.values())
@@ -277,6 +279,54 @@ def test_answer_times_clamp_clock_skew_and_ignore_nan():
 def test_bad_buckets_are_refused(buckets):
     with pytest.raises(ValueError, match="buckets"):
         Metrics(answer_buckets=buckets)
+
+
+# -- the event loop's lag ------------------------------------------------------------
+
+
+async def test_a_blocked_loop_shows_in_the_lag_histogram(served: Served):
+    """The endpoint's lag monitor: a loop held for 0.3 s wakes it at least 0.25 s late
+    (it asked for 0.05 s), and the scrape says so."""
+    lag = served.server.metrics.loop_lag
+    await asyncio.sleep(0.12)  # a few wake-ups of an idle loop
+    before = lag.count
+    assert before >= 1
+    time.sleep(0.3)  # the whole loop is stuck, as behind a long synchronous step
+    await asyncio.sleep(0.12)
+    families = parse_exposition((await served.get(METRICS_PATH))[2])
+    buckets, total, count = check_histogram(families["cardtable_loop_lag_seconds"])
+    by_bound = dict(buckets)
+    assert count > before
+    assert by_bound[0.2] < count, "the late wake-up is above 0.2 s"
+    assert total >= 0.25
+
+
+async def test_the_lag_monitor_runs_while_the_endpoint_serves_only():
+    metrics = Metrics()
+    server = HealthServer(metrics, lambda: True, "127.0.0.1", 0)
+    await asyncio.sleep(0.12)
+    assert metrics.loop_lag.count == 0, "not before start"
+    await server.start()
+    await asyncio.sleep(0.12)
+    assert metrics.loop_lag.count >= 1
+    await server.close()
+    stopped = metrics.loop_lag.count
+    await asyncio.sleep(0.12)
+    assert metrics.loop_lag.count == stopped, "not after close"
+
+
+async def test_loop_lag_hands_each_measurement_to_its_observer():
+    seen: list[float] = []
+    monitor = health.LoopLag(seen.append, interval=0.01)
+    monitor.start()
+    monitor.start()  # once
+    await asyncio.sleep(0.05)
+    time.sleep(0.1)
+    await asyncio.sleep(0.03)
+    await monitor.stop()
+    await monitor.stop()
+    assert seen and min(seen) >= 0
+    assert max(seen) >= 0.09, "the blocked wake-up is reported whole"
 
 
 # -- lifecycle ------------------------------------------------------------------------
