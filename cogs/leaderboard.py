@@ -38,8 +38,6 @@ log = logging.getLogger(__name__)
 
 COG_NAME = "Leaderboards"  # not for players: the cog's name, for get_cog
 NAME_WIDTH = 32
-CHIPS_SCAN = 100  # rows per query when looking for someone on the chips board
-CHIPS_SCAN_LIMIT = 10_000  # storage has no chips rank query: look this far at most
 Scope = Literal["server", "global"]
 
 
@@ -265,27 +263,20 @@ class ChipsBoard:
     rank: int | None
 
 
-async def chips_position(store: Store, guild_id: int, user_id: int) -> tuple[int, int | None]:
-    """How many players the server's chips board holds, and ``user_id``'s rank on it."""
-    total, rank = 0, None
-    while total < CHIPS_SCAN_LIMIT:
-        rows = await store.chips_leaderboard(guild_id, total, CHIPS_SCAN)
-        rank = next((r.rank for r in rows if r.user_id == user_id), rank)
-        total += len(rows)
-        if len(rows) < CHIPS_SCAN:
-            break
-    return total, rank
-
-
 async def load_chips(store: Store, guild_id: int, where: str, viewer: int,
                      page: int | None) -> ChipsBoard:
-    total, rank = await chips_position(store, guild_id, viewer)
+    """Page ``page`` of the server's chips board; None: the viewer's page (else the first).
+    Three bounded queries, however long the board (``bot/storage/board_sql.py``)."""
+    total = await store.chips_board_size(guild_id)
+    mine = await store.chips_rank_of(guild_id, viewer)
+    rank = mine.rank if mine else None
     if page is None:
         shown = Page.of_rank(rank, total) if rank else Page.of(0, total)
     else:
         shown = Page.of(page, total)
     rows = await store.chips_leaderboard(guild_id, shown.offset, shown.size) if total else []
-    balance = await store.chips(guild_id, viewer)
+    # Off the board means no chips ever moved: the starting balance, as store.chips says.
+    balance = mine.balance if mine else STARTING_CHIPS
     return ChipsBoard(where, shown, rows, viewer, balance, rank)
 
 

@@ -22,6 +22,17 @@ from typing import Any
 
 import asyncpg  # type: ignore[import-untyped]  # asyncpg ships no type information
 
+from bot.storage.board_sql import (
+    BOARD_COLUMNS,
+    BOARD_FROM,
+    BOARD_ORDER,
+    BOARD_RANK,
+    BOARD_SIZE,
+    CHIPS_COLUMNS,
+    CHIPS_FROM,
+    CHIPS_ORDER,
+    CHIPS_RANK,
+)
 from bot.storage.ratings import Rating, default_rating
 from bot.storage.results import (
     below_stake,
@@ -107,25 +118,9 @@ _ADD_CHIPS = f"""
     DO UPDATE SET balance = chips.balance + (excluded.balance - {STARTING_CHIPS:d})
 """
 
-# Every player of a scope with their rank in each game's leaderboard: the same ordering
-# as SQLite's (ordinal, then more games, then the lower user id).
-_BOARD = """
-    SELECT r.game, r.user_id, COALESCE(u.name, '') AS name, r.games, r.wins, r.points,
-           r.mu, r.sigma, r.ordinal, r.rated_games,
-           ROW_NUMBER() OVER (PARTITION BY r.game
-                              ORDER BY r.ordinal DESC, r.games DESC, r.user_id) AS rank,
-           COUNT(*) OVER (PARTITION BY r.game) AS ranked
-    FROM ratings AS r LEFT JOIN users AS u ON u.user_id = r.user_id
-    WHERE r.scope = $1
-"""
-_BOARD_OF_GAME = f"SELECT * FROM ({_BOARD} AND r.game = $2) AS board"
-
-_CHIPS_BOARD = """
-    SELECT c.user_id, COALESCE(u.name, '') AS name, c.balance,
-           ROW_NUMBER() OVER (ORDER BY c.balance DESC, c.user_id) AS rank
-    FROM chips AS c LEFT JOIN users AS u ON u.user_id = c.user_id
-    WHERE c.guild_id = $1
-"""
+# A scope's boards (one per game) and the chips boards: their order is board_sql's.
+_BOARD = f"SELECT {BOARD_COLUMNS} FROM {BOARD_FROM} WHERE r.scope = $1 AND r.game = $2"
+_CHIPS = f"SELECT {CHIPS_COLUMNS} FROM {CHIPS_FROM} WHERE c.guild_id = $1"
 
 _RESULTS_OF = """
     SELECT r.game_id, r.seat, r.user_id, COALESCE(u.name, r.name) AS name,
@@ -240,9 +235,9 @@ async def game_record_json(conn: asyncpg.Connection, game_id: int) -> str | None
 
 async def leaderboard(conn: asyncpg.Connection, game: str, guild_id: int | None,
                       offset: int, limit: int) -> list[LeaderboardRow]:
-    rows = await conn.fetch(f"{_BOARD_OF_GAME} ORDER BY rank LIMIT $3 OFFSET $4",
+    rows = await conn.fetch(f"{_BOARD} ORDER BY {BOARD_ORDER} LIMIT $3 OFFSET $4",
                             scope_key(guild_id), game, limit, offset)
-    return [board_row(row) for row in rows]
+    return [board_row(row, offset + n) for n, row in enumerate(rows, 1)]
 
 
 async def leaderboard_size(conn: asyncpg.Connection, game: str, guild_id: int | None) -> int:
@@ -252,19 +247,22 @@ async def leaderboard_size(conn: asyncpg.Connection, game: str, guild_id: int | 
 
 async def rank_of(conn: asyncpg.Connection, game: str, guild_id: int | None,
                   user_id: int) -> LeaderboardRow | None:
-    row = await conn.fetchrow(f"{_BOARD_OF_GAME} WHERE user_id = $3", scope_key(guild_id),
-                              game, user_id)
-    return None if row is None else board_row(row)
+    row = await conn.fetchrow(f"SELECT {BOARD_COLUMNS}, {BOARD_RANK} AS rank"
+                              f" FROM {BOARD_FROM}"
+                              " WHERE r.scope = $1 AND r.game = $2 AND r.user_id = $3",
+                              scope_key(guild_id), game, user_id)
+    return None if row is None else board_row(row, row["rank"])
 
 
 async def stats(conn: asyncpg.Connection, user_id: int, guild_id: int | None,
                 game: str | None) -> list[GameStats]:
-    sql = f"SELECT * FROM ({_BOARD}) AS board WHERE user_id = $2"
+    sql = (f"SELECT {BOARD_COLUMNS}, {BOARD_RANK} AS rank, {BOARD_SIZE} AS ranked"
+           f" FROM {BOARD_FROM} WHERE r.scope = $1 AND r.user_id = $2")
     params: list[Any] = [scope_key(guild_id), user_id]
     if game is not None:
-        sql += " AND game = $3"
+        sql += " AND r.game = $3"
         params.append(game)
-    rows = await conn.fetch(sql + " ORDER BY game", *params)
+    rows = await conn.fetch(sql + " ORDER BY r.game", *params)
     return [stats_row(row) for row in rows]
 
 
@@ -287,7 +285,21 @@ async def balances_below(conn: asyncpg.Connection, guild_id: int, wanted: Sequen
 
 async def chips_leaderboard(conn: asyncpg.Connection, guild_id: int, offset: int,
                             limit: int) -> list[ChipsRow]:
-    rows = await conn.fetch(f"SELECT * FROM ({_CHIPS_BOARD}) AS board ORDER BY rank"
-                            " LIMIT $2 OFFSET $3", guild_id, limit, offset)
-    return [ChipsRow(int(row["rank"]), row["user_id"], row["name"], row["balance"])
-            for row in rows]
+    rows = await conn.fetch(f"{_CHIPS} ORDER BY {CHIPS_ORDER} LIMIT $2 OFFSET $3",
+                            guild_id, limit, offset)
+    return [ChipsRow(offset + n, row["user_id"], row["name"], row["balance"])
+            for n, row in enumerate(rows, 1)]
+
+
+async def chips_board_size(conn: asyncpg.Connection, guild_id: int) -> int:
+    return int(await conn.fetchval("SELECT COUNT(*) FROM chips WHERE guild_id = $1",
+                                   guild_id))
+
+
+async def chips_rank_of(conn: asyncpg.Connection, guild_id: int,
+                        user_id: int) -> ChipsRow | None:
+    row = await conn.fetchrow(f"SELECT {CHIPS_COLUMNS}, {CHIPS_RANK} AS rank"
+                              f" FROM {CHIPS_FROM} WHERE c.guild_id = $1 AND c.user_id = $2",
+                              guild_id, user_id)
+    return (None if row is None
+            else ChipsRow(int(row["rank"]), row["user_id"], row["name"], row["balance"]))

@@ -66,3 +66,9 @@ class ScoreReads(Store):
                                 limit: int = 10) -> list[ChipsRow]:
         check_page(offset, limit)
         return await self._read(self._scores.chips_leaderboard, guild_id, offset, limit)
+
+    async def chips_board_size(self, guild_id: int) -> int:
+        return await self._read(self._scores.chips_board_size, guild_id)
+
+    async def chips_rank_of(self, guild_id: int, user_id: int) -> ChipsRow | None:
+        return await self._read(self._scores.chips_rank_of, guild_id, user_id)

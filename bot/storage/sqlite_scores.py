@@ -13,6 +13,17 @@ from typing import Any
 
 import aiosqlite
 
+from bot.storage.board_sql import (
+    BOARD_COLUMNS,
+    BOARD_FROM,
+    BOARD_ORDER,
+    BOARD_RANK,
+    BOARD_SIZE,
+    CHIPS_COLUMNS,
+    CHIPS_FROM,
+    CHIPS_ORDER,
+    CHIPS_RANK,
+)
 from bot.storage.ratings import Rating, default_rating
 from bot.storage.results import (
     below_stake,
@@ -74,25 +85,9 @@ _ADD_CHIPS = """
     ON CONFLICT (guild_id, user_id) DO UPDATE SET balance = chips.balance + ?
 """
 
-# Every player of a scope with their rank in each game's leaderboard: the one ordering
-# (ordinal, then more games, then the lower user id) is defined here only.
-_BOARD = """
-    SELECT r.game, r.user_id, COALESCE(u.name, '') AS name, r.games, r.wins, r.points,
-           r.mu, r.sigma, r.ordinal, r.rated_games,
-           ROW_NUMBER() OVER (PARTITION BY r.game
-                              ORDER BY r.ordinal DESC, r.games DESC, r.user_id) AS rank,
-           COUNT(*) OVER (PARTITION BY r.game) AS ranked
-    FROM ratings AS r LEFT JOIN users AS u ON u.user_id = r.user_id
-    WHERE r.scope = ?
-"""
-_BOARD_OF_GAME = f"SELECT * FROM ({_BOARD} AND r.game = ?)"
-
-_CHIPS_BOARD = """
-    SELECT c.user_id, COALESCE(u.name, '') AS name, c.balance,
-           ROW_NUMBER() OVER (ORDER BY c.balance DESC, c.user_id) AS rank
-    FROM chips AS c LEFT JOIN users AS u ON u.user_id = c.user_id
-    WHERE c.guild_id = ?
-"""
+# A scope's boards (one per game) and the chips boards: their order is board_sql's.
+_BOARD = f"SELECT {BOARD_COLUMNS} FROM {BOARD_FROM} WHERE r.scope = ? AND r.game = ?"
+_CHIPS = f"SELECT {CHIPS_COLUMNS} FROM {CHIPS_FROM} WHERE c.guild_id = ?"
 
 _RESULTS_OF = """
     SELECT r.game_id, r.seat, r.user_id, COALESCE(u.name, r.name) AS name,
@@ -195,9 +190,9 @@ async def game_record_json(conn: aiosqlite.Connection, game_id: int) -> str | No
 
 async def leaderboard(conn: aiosqlite.Connection, game: str, guild_id: int | None,
                       offset: int, limit: int) -> list[LeaderboardRow]:
-    rows = await conn.execute_fetchall(f"{_BOARD_OF_GAME} ORDER BY rank LIMIT ? OFFSET ?",
+    rows = await conn.execute_fetchall(f"{_BOARD} ORDER BY {BOARD_ORDER} LIMIT ? OFFSET ?",
                                        (scope_key(guild_id), game, limit, offset))
-    return [board_row(row) for row in rows]
+    return [board_row(row, offset + n) for n, row in enumerate(rows, 1)]
 
 
 async def leaderboard_size(conn: aiosqlite.Connection, game: str, guild_id: int | None) -> int:
@@ -209,19 +204,22 @@ async def leaderboard_size(conn: aiosqlite.Connection, game: str, guild_id: int 
 
 async def rank_of(conn: aiosqlite.Connection, game: str, guild_id: int | None,
                   user_id: int) -> LeaderboardRow | None:
-    rows = list(await conn.execute_fetchall(f"{_BOARD_OF_GAME} WHERE user_id = ?",
-                                            (scope_key(guild_id), game, user_id)))
-    return board_row(rows[0]) if rows else None
+    rows = list(await conn.execute_fetchall(
+        f"SELECT {BOARD_COLUMNS}, {BOARD_RANK} AS rank FROM {BOARD_FROM}"
+        " WHERE r.scope = ? AND r.game = ? AND r.user_id = ?",
+        (scope_key(guild_id), game, user_id)))
+    return board_row(rows[0], rows[0]["rank"]) if rows else None
 
 
 async def stats(conn: aiosqlite.Connection, user_id: int, guild_id: int | None,
                 game: str | None) -> list[GameStats]:
-    sql = f"SELECT * FROM ({_BOARD}) WHERE user_id = ?"
+    sql = (f"SELECT {BOARD_COLUMNS}, {BOARD_RANK} AS rank, {BOARD_SIZE} AS ranked"
+           f" FROM {BOARD_FROM} WHERE r.scope = ? AND r.user_id = ?")
     params: list[Any] = [scope_key(guild_id), user_id]
     if game is not None:
-        sql += " AND game = ?"
+        sql += " AND r.game = ?"
         params.append(game)
-    rows = await conn.execute_fetchall(sql + " ORDER BY game", params)
+    rows = await conn.execute_fetchall(sql + " ORDER BY r.game", params)
     return [stats_row(row) for row in rows]
 
 
@@ -245,8 +243,22 @@ async def balances_below(conn: aiosqlite.Connection, guild_id: int, wanted: Sequ
 
 async def chips_leaderboard(conn: aiosqlite.Connection, guild_id: int, offset: int,
                             limit: int) -> list[ChipsRow]:
-    rows = await conn.execute_fetchall(
-        f"SELECT * FROM ({_CHIPS_BOARD}) ORDER BY rank LIMIT ? OFFSET ?",
-        (guild_id, limit, offset))
-    return [ChipsRow(row["rank"], row["user_id"], row["name"], row["balance"])
-            for row in rows]
+    rows = await conn.execute_fetchall(f"{_CHIPS} ORDER BY {CHIPS_ORDER} LIMIT ? OFFSET ?",
+                                       (guild_id, limit, offset))
+    return [ChipsRow(offset + n, row["user_id"], row["name"], row["balance"])
+            for n, row in enumerate(rows, 1)]
+
+
+async def chips_board_size(conn: aiosqlite.Connection, guild_id: int) -> int:
+    rows = list(await conn.execute_fetchall(
+        "SELECT COUNT(*) AS n FROM chips WHERE guild_id = ?", (guild_id,)))
+    return int(rows[0]["n"])
+
+
+async def chips_rank_of(conn: aiosqlite.Connection, guild_id: int,
+                        user_id: int) -> ChipsRow | None:
+    rows = list(await conn.execute_fetchall(
+        f"SELECT {CHIPS_COLUMNS}, {CHIPS_RANK} AS rank FROM {CHIPS_FROM}"
+        " WHERE c.guild_id = ? AND c.user_id = ?", (guild_id, user_id)))
+    return (ChipsRow(int(rows[0]["rank"]), rows[0]["user_id"], rows[0]["name"],
+                     rows[0]["balance"]) if rows else None)

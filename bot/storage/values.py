@@ -146,17 +146,17 @@ def summaries(games: Iterable[Row], results: Iterable[Row],
             for g in games]
 
 
-def board_row(row: Row) -> LeaderboardRow:
-    """A leaderboard row from the board query's columns."""
+def board_row(row: Row, rank: int) -> LeaderboardRow:
+    """A leaderboard row from the board query's columns (board_sql's) and its rank."""
     return LeaderboardRow(
-        rank=int(row["rank"]), user_id=row["user_id"], name=row["name"], games=row["games"],
+        rank=int(rank), user_id=row["user_id"], name=row["name"], games=row["games"],
         wins=row["wins"], win_rate=win_rate(row["wins"], row["games"]),
         points=row["points"], mu=row["mu"], sigma=row["sigma"], ordinal=row["ordinal"],
         provisional=row["rated_games"] < PROVISIONAL_GAMES)
 
 
 def stats_row(row: Row) -> GameStats:
-    """One game's stats from the board query's columns."""
+    """One game's stats from the board query's columns, with ``rank`` and ``ranked``."""
     return GameStats(
         game=row["game"], games=row["games"], wins=row["wins"],
         win_rate=win_rate(row["wins"], row["games"]), points=row["points"], mu=row["mu"],

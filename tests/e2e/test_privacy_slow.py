@@ -69,7 +69,7 @@ async def test_a_failing_database_is_reported_after_the_deferral(
     bot = await bots.new()
     async with fake.running(bot):
         assert bot.store is not None
-        for name in ("leaderboard_size", "chips_leaderboard", "history", "stats"):
+        for name in ("leaderboard_size", "chips_board_size", "history", "stats"):
             make_slow(monkeypatch, bot.store, name, fail=True)
         asked = {"leaderboard": await fake.slash(alice, general, "leaderboard", game="jazz"),
                  "chips": await fake.slash(alice, general, "chips"),
@@ -98,7 +98,7 @@ async def test_slow_buttons_and_downloads_are_deferred_then_answered(
         assert board is not None and chips is not None and listing is not None
         assert ranks(board)[0] == 1 and ranks(chips)[0] == 1
         newest, record_json = option_values(listing)[0], bot.store.game_record_json
-        for name in ("leaderboard_size", "chips", "game_record_json"):
+        for name in ("leaderboard_size", "chips_board_size", "game_record_json"):
             make_slow(monkeypatch, bot.store, name)
         turn = await fake.click(alice, board, label="Next ▶")
         other = await fake.click(bob, board, label="Next ▶")
