@@ -8,6 +8,11 @@ while the AI thinks: the search may wait for a worker behind other tables', and
 the table's clicks must not wait with it. The decision is applied only if the
 table is still at the same saved version (else the driver asks again). Every
 step goes through the kernel like a player's move.
+
+A step of the bot's that fails (storage down: the end of a table, typically, which
+``TableManager.finish`` leaves live at its version) is tried again after a pause, longer
+each time (``RETRY``), so the players get their result without having to click; a
+click that kicks the driver meanwhile tries at once, as before.
 """
 
 from __future__ import annotations
@@ -30,6 +35,10 @@ from engine.core import Game
 from engine.text import T
 
 log = logging.getLogger(__name__)
+
+# Seconds before the bot tries again a step of its own that failed, then every last one
+# until it works: soon for a passing failure, seldom while storage stays down.
+RETRY = (5.0, 15.0, 60.0, 300.0)
 
 
 @dataclass(frozen=True)
@@ -70,6 +79,8 @@ class Driver:
         self.rules = rules
         self.timing = timing
         self.clock = clock
+        self._failures: dict[str, int] = {}  # table → its driver's failures in a row
+        self._retries: set[str] = set()  # tables with a retry waiting
 
     def settle(self, table: Table) -> None:
         """After any step: the timers the table needs now, and the bot's moves if due."""
@@ -96,11 +107,37 @@ class Driver:
                     if not live:
                         break
                     await self._step(table, decided)
+                self._failures.pop(key, None)
         except asyncio.CancelledError:
             raise
         except Exception:
             log.exception("the bot's move at table %s failed", key)
+            self.tasks.driver_done(key)
+            self._retry_later(table)
+            return
+        self._failures.pop(key, None)
         self.tasks.driver_done(key)
+
+    def _retry_later(self, table: Table) -> None:
+        """Kick the driver again after a pause (``RETRY``), unless a retry waits already."""
+        key = table.table_id
+        failures = self._failures[key] = self._failures.get(key, 0) + 1
+        if key in self._retries:
+            return
+        self._retries.add(key)
+        pause = RETRY[min(failures, len(RETRY)) - 1]
+        # A service: waiting for it, the bot is idle (tests, shutdown's drain).
+        self.tasks.serve(self._retry(table, pause), f"retry-{key}")
+
+    async def _retry(self, table: Table, pause: float) -> None:
+        try:
+            await self.clock.sleep(pause)
+        finally:
+            self._retries.discard(table.table_id)
+        if self.steps.manager.is_live(table):
+            self.kick(table)
+        else:
+            self._failures.pop(table.table_id, None)
 
     async def _decide(self, table: Table) -> Decision | None:
         """The action for an AI seat or an away player to act now, else None."""

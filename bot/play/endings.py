@@ -7,6 +7,12 @@ with each seat's result, in the same transaction as the table's closing
 (``TableManager.finish``): the result is never recorded without the table closed,
 nor the table closed without its result. Chips move only for a game that declares
 them.
+
+If that transaction fails the table stays open here and in storage, and the driver
+tries again later (``bot.play.driver.RETRY``): a table records one game, so a second
+try records nothing twice. A failure that may have committed (the connection lost on
+the answer) is remembered, so that the next try, finding the table closed at the very
+version it wrote, shows the result that nobody was shown rather than forgetting it.
 """
 
 from __future__ import annotations
@@ -17,7 +23,7 @@ from datetime import UTC, datetime
 from typing import Protocol
 
 from bot.play.front import Front, GameRules, Rules
-from bot.storage import FinishedGame, SeatResult, Store, VersionConflict
+from bot.storage import FinishedGame, SeatResult, StorageBusy, Store, VersionConflict
 from bot.table.manager import TableManager
 from bot.table.state import FINISHED, LOBBY, PLAYING, STOPPED, Table
 from bot.table.tasks import TableTasks
@@ -46,12 +52,15 @@ class Endings:
         self.tasks = tasks
         self.clock = clock
         self.standings: Standings | None = None  # set by the croupier (bot.features.series)
+        # Tables whose last end failed in a way that may have committed: the version it
+        # was tried at, and the status it wrote.
+        self._unsure: dict[str, tuple[int, str]] = {}
 
     async def finish(self, table: Table) -> None:
         """The game is over: the table closed with its game recorded (one transaction),
         then its results shown. If storage fails, the table is put back as it was, still
-        open, and the error raised: the driver stops, and the next kick of it (a click) or
-        the restore after a restart finishes the table, exactly once."""
+        open, and the error raised: the driver tries again after a pause (a click that
+        kicks it meanwhile, or the restore after a restart, at once), ending it once."""
         kept = table.clone()
         table.status = FINISHED
         table.turn_deadline = table.reminder_at = None
@@ -105,23 +114,40 @@ class Endings:
         live, and the error is raised. False: another process ended it meanwhile (a
         version conflict, the stored table closed), so it is only forgotten here."""
         self._out_of_play(table)
+        tried = (table.version, str(table.status))
         try:
             game = None
             if completed is not None and table.game is not None:
                 game = finished_game(table, self.rules[table.game_id], completed,
                                      self.clock.now())
             await self.manager.finish(table, game)
+            self._unsure.pop(table.table_id, None)
             return True
         except Exception as error:
             table.restore(kept)
             if isinstance(error, VersionConflict) and await self._ended_elsewhere(table):
+                if self._ours(table, tried, error):
+                    log.info("table %s had been ended by this process's last try",
+                             table.table_id)
+                    self.manager.forget(table)
+                    return True  # its result was never shown: shown now
                 log.info("table %s was ended by another process", table.table_id)
                 self.manager.forget(table)
                 return False
+            if not isinstance(error, (VersionConflict, StorageBusy)):
+                self._unsure[table.table_id] = tried  # it may have committed
             log.warning("cannot end table %s in storage (%s): it stays open, to be ended "
                         "again", table.table_id, error)
             self.timers.schedule(table)
             raise
+
+    def _ours(self, table: Table, tried: tuple[int, str], conflict: VersionConflict) -> bool:
+        """Whether the stored end ``table`` was reread as (after ``conflict``) is this
+        process's own last try, which failed with an error that may have come after its
+        commit: closed one version after that try's, with that try's status."""
+        unsure = self._unsure.pop(table.table_id, None)
+        return (unsure is not None and unsure[0] == tried[0] == conflict.expected
+                and conflict.actual == tried[0] + 1 and str(table.status) == unsure[1])
 
     async def _ended_elsewhere(self, table: Table) -> bool:
         """After a version conflict: the table as stored now (reread), and whether that
