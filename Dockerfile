@@ -5,17 +5,24 @@
 #
 # Or `docker compose up -d` with compose.yaml beside this file.
 
-ARG PYTHON_VERSION=3.11
+# The base image of both stages, pinned by digest: a tag such as 3.11-slim moves to a
+# new build every few weeks, so the same Dockerfile could build on different systems; a
+# digest names one image. This is the multi-platform index of python:3.11-slim as
+# docker-library/repo-info recorded it (Python 3.11.16 on Debian trixie, built
+# 2026-08-13). To move to a newer build (a deliberate, reviewed change), put the digest
+# that `docker buildx imagetools inspect python:3.11-slim` prints (its first "Digest:")
+# here, rebuild and run the tests. docs/production.md: "Updating the pinned images".
+ARG PYTHON_IMAGE=python:3.11-slim@sha256:a630a63cdb314e2d138a2fca3e375e319e8568346ffafac5b980f888630ac4f1
 
 # -- build: the project as a wheel (its dependencies come from the lockfile below) ------
-FROM python:${PYTHON_VERSION}-slim AS build
+FROM ${PYTHON_IMAGE} AS build
 ENV PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_ROOT_USER_ACTION=ignore
 WORKDIR /src
 COPY . .
 RUN pip wheel --no-deps --wheel-dir /wheels .
 
 # -- run ---------------------------------------------------------------------------------
-FROM python:${PYTHON_VERSION}-slim
+FROM ${PYTHON_IMAGE}
 ENV PYTHONUNBUFFERED=1 \
     PYTHONDONTWRITEBYTECODE=1 \
     PIP_NO_CACHE_DIR=1 \

@@ -15,8 +15,10 @@ import shlex
 import tomllib
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
+from dotenv import dotenv_values
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
@@ -45,6 +47,30 @@ def dockerfile() -> list[tuple[str, str]]:
         pending = ""
     assert not pending, "a continuation line runs off the end"
     return out
+
+
+DIGEST = re.compile(r"[a-z0-9./_-]+:[A-Za-z0-9._-]+@sha256:[0-9a-f]{64}")
+
+
+def images() -> list[str]:
+    """The image each FROM starts from, its ARG defaults put in; a FROM of an earlier
+    stage (by its name) is not an image and is left out."""
+    args: dict[str, str] = {}
+    stages: set[str] = set()
+    found = []
+    for word, rest in dockerfile():
+        if word == "ARG":
+            name, _, default = rest.partition("=")
+            args[name] = default
+        elif word == "FROM":
+            image, *alias = rest.split()
+            image = re.sub(r"\$\{(\w+)\}|\$(\w+)", lambda m: args[m[1] or m[2]], image)
+            if image not in stages:
+                found.append(image)
+            if alias:
+                assert alias[0].upper() == "AS" and len(alias) == 2, rest
+                stages.add(alias[1])
+    return found
 
 
 def final_stage() -> list[tuple[str, str]]:
@@ -115,8 +141,8 @@ def read_yaml(text: str) -> Any:
     return value
 
 
-def compose() -> dict[str, Any]:
-    text = (ROOT / "compose.yaml").read_text()
+def compose(file: str = "compose.yaml") -> dict[str, Any]:
+    text = (ROOT / file).read_text()
     data = read_yaml(text)
     try:
         yaml = importlib.import_module("yaml")
@@ -128,10 +154,34 @@ def compose() -> dict[str, Any]:
 
 
 def service(name: str = "bot") -> dict[str, Any]:
+    """A service of compose.yaml alone: ``docker compose up``, one process on SQLite."""
     services = compose()["services"]
-    assert list(services) == ["bot", "postgres", "bot-shard-1"]
+    assert list(services) == ["bot"]
     bot: dict[str, Any] = services[name]
     return bot
+
+
+def _merge(base: Any, over: Any) -> Any:
+    """Compose's merge of a file laid over another: mappings key by key, sequences
+    (ports, secrets, volumes) joined without repeats, any other value replaced."""
+    if isinstance(base, dict) and isinstance(over, dict):
+        return {**base, **{k: _merge(base[k], v) if k in base else v for k, v in over.items()}}
+    if isinstance(base, list) and isinstance(over, list):
+        return base + [item for item in over if item not in base]
+    return over
+
+
+def scaled() -> dict[str, Any]:
+    """compose.yaml with compose.scale.yaml laid over it (``-f compose.yaml -f
+    compose.scale.yaml``): two shard processes over PostgreSQL."""
+    merged: dict[str, Any] = _merge(compose(), compose("compose.scale.yaml"))
+    assert list(merged["services"]) == ["bot", "postgres", "bot-shard-1"]
+    return merged
+
+
+def bot_services(project: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """The services that run the bot (built from this folder)."""
+    return {name: s for name, s in project["services"].items() if "build" in s}
 
 
 def seconds(duration: str) -> float:
@@ -195,8 +245,8 @@ def test_the_lockfile_says_how_it_was_made_and_holds_no_test_tools():
 
 
 def test_the_image_is_small_and_installs_the_lockfile_with_hashes_then_the_project_alone():
-    froms = [args for word, args in dockerfile() if word == "FROM"]
-    assert all("slim" in args or "alpine" in args for args in froms)
+    froms = images()
+    assert froms and all("slim" in image or "alpine" in image for image in froms)
     steps = final_stage()
     runs = [args for word, args in steps if word == "RUN"]
     locked = [i for i, run in enumerate(runs) if "pip install" in run and "--require-hashes" in
@@ -310,28 +360,78 @@ def test_compose_takes_the_token_from_an_env_file_and_stops_gracefully():
         "the health port is published on this machine only"
 
 
-def test_compose_scales_to_postgres_and_a_second_shard_process_only_when_asked():
-    bot, postgres, shard = service(), service("postgres"), service("bot-shard-1")
-    assert "profiles" not in bot, "docker compose up keeps starting the bot alone (SQLite)"
-    assert postgres["profiles"] == shard["profiles"] == ["scale"]
-    assert "postgres" in shard["depends_on"]
+def test_compose_scales_to_postgres_and_a_second_shard_process_only_when_asked(tmp_path):
+    assert "profiles" not in service(), "docker compose up keeps starting the bot alone"
+    project = scaled()
+    bot, postgres, shard = (project["services"][n] for n in ("bot", "postgres", "bot-shard-1"))
+    assert "postgres" in bot["depends_on"] and "postgres" in shard["depends_on"]
     assert shard["build"] == bot["build"] and shard["env_file"] == bot["env_file"]
-    # The second process reads the first's .env (DATABASE_URL, SHARD_COUNT) with its own
-    # shard; as documented at the top of compose.yaml, .env names shard 0 for "bot".
-    documented = dict(line.lstrip("# ").strip().split("=", 1)
-                      for line in (ROOT / "compose.yaml").read_text().splitlines()
-                      if re.fullmatch(r"#\s+[A-Z_]+=\S+", line.strip()))
-    first = load_settings({"DISCORD_TOKEN": "t", **documented})
-    second = load_settings({"DISCORD_TOKEN": "t", **documented, **shard["environment"]})
+    # Each process: the example .env as it is, then compose's environment (which wins),
+    # with the password's file wherever the container would find it.
+    example = {k: v or "" for k, v in dotenv_values(ROOT / ".env.example").items()}
+    password = tmp_path / "postgres_password"
+    password.write_text("from-the-secret\n")
+
+    def settings(environment: dict[str, str]) -> Any:
+        mounted = {**environment, "DATABASE_PASSWORD_FILE": str(password)}
+        return load_settings({**example, "DISCORD_TOKEN": "t", **mounted})
+
+    first, second = settings(bot["environment"]), settings(shard["environment"])
     assert first.database_url and first.database_url == second.database_url
-    assert first.database_url.split("@")[1].startswith("postgres:5432/")
+    assert urlsplit(first.database_url).netloc == "cardtable:from-the-secret@postgres:5432"
     assert first.shards.count == second.shards.count == 2
     assert first.shards.ids == (0,) and second.shards.ids == (1,)
     assert first.shards.receives_dms and not second.shards.receives_dms
     ports = [p.split(":")[1] for p in bot["ports"] + shard["ports"]]
     assert len(set(ports)) == len(ports), "each process publishes its own health port"
-    assert "POSTGRES_PASSWORD" not in documented.get("DATABASE_URL", "")
-    assert postgres["environment"]["POSTGRES_PASSWORD"].startswith("${POSTGRES_PASSWORD")
+    environment = postgres["environment"]
+    assert (environment["POSTGRES_USER"], environment["POSTGRES_DB"]) == ("cardtable",) * 2
+
+
+def test_every_image_is_pinned_by_digest():
+    froms = images()
+    assert froms and all(DIGEST.fullmatch(image) for image in froms), froms
+    assert len(set(froms)) == 1, "both stages start from the one pinned image"
+    for project in (compose(), scaled()):
+        for name, entry in project["services"].items():
+            if "build" in entry:  # built here, from the pinned base
+                assert entry["image"] == "cardtable:latest", name
+            else:
+                assert DIGEST.fullmatch(entry["image"]), f"{name}: {entry['image']}"
+
+
+def test_no_bot_container_gets_the_database_password_in_its_environment():
+    for project in (compose(), scaled()):
+        for name, bot in bot_services(project).items():
+            environment = bot.get("environment") or {}
+            assert not {"POSTGRES_PASSWORD", "PGPASSWORD"} & set(environment), name
+            url = environment.get("DATABASE_URL")
+            assert url is None or urlsplit(url).password is None, name
+            assert bot["env_file"] == [".env"], name
+    # .env is every bot container's environment: nothing tells anyone to put it there.
+    assert "POSTGRES_PASSWORD" not in dotenv_values(ROOT / ".env.example")
+    for doc in ("compose.yaml", "compose.scale.yaml", "docs/production.md", ".env.example"):
+        assert not re.search(r"POSTGRES_PASSWORD=|PGPASSWORD=", (ROOT / doc).read_text()), doc
+
+
+def test_the_password_secret_is_wired_consistently():
+    assert "secrets" not in compose(), "plain docker compose up needs no secret file"
+    project = scaled()
+    postgres = project["services"]["postgres"]
+    assert "POSTGRES_PASSWORD" not in postgres["environment"]
+    mounted = postgres["environment"]["POSTGRES_PASSWORD_FILE"]
+    assert mounted.startswith("/run/secrets/")
+    secret = mounted.removeprefix("/run/secrets/")
+    assert postgres["secrets"] == [secret]
+    source = project["secrets"][secret]["file"]
+    assert source.startswith("./secrets/"), "in the folder git and the image leave out"
+    for ignore in (".gitignore", ".dockerignore"):
+        assert "secrets/" in (ROOT / ignore).read_text().split(), ignore
+    for name, bot in bot_services(project).items():
+        assert bot["environment"]["DATABASE_PASSWORD_FILE"] == mounted, name
+        assert secret in bot["secrets"], name
+    others = [n for n, s in project["services"].items() if secret in s.get("secrets", [])]
+    assert sorted(others) == sorted([*bot_services(project), "postgres"])
 
 
 def test_the_yaml_reader_refuses_what_it_does_not_understand():

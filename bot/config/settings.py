@@ -14,7 +14,15 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from pathlib import Path
-from urllib.parse import parse_qsl, unquote, unquote_plus, urlencode, urlsplit
+from urllib.parse import (
+    parse_qsl,
+    quote,
+    unquote,
+    unquote_plus,
+    urlencode,
+    urlsplit,
+    urlunsplit,
+)
 
 from dotenv import find_dotenv, load_dotenv
 
@@ -139,7 +147,8 @@ class Settings:
 
     def secrets(self) -> tuple[str, ...]:
         """What no log line or error may show: the token, and the database password as
-        written in ``DATABASE_URL`` and decoded."""
+        written in ``DATABASE_URL`` and decoded (one read from ``DATABASE_PASSWORD_FILE``
+        is in that URL too)."""
         found = [self.token, *(url_passwords(self.database_url) if self.database_url else ())]
         return tuple(dict.fromkeys(s for s in found if s))
 
@@ -156,6 +165,7 @@ def load_settings(env: Mapping[str, str] | None = None, dotenv: bool = True) -> 
         raise SettingsError(MISSING_TOKEN_HELP)
     url, shard_set = database_url(env.get("DATABASE_URL", "")), shards(
         env.get("SHARD_COUNT", ""), env.get("SHARD_IDS", ""))
+    url = with_password_file(url, env.get("DATABASE_PASSWORD_FILE", ""))
     if shard_set.ids is not None and len(shard_set.ids) < (shard_set.count or 0) \
             and url is None:
         raise SettingsError("SHARD_IDS names only some shards, so other processes run the "
@@ -197,6 +207,38 @@ def database_url(raw: str) -> str | None:
     if not _readable(url):
         raise SettingsError(UNREADABLE_URL)
     return url
+
+
+def with_password_file(url: str | None, path_raw: str) -> str | None:
+    """``DATABASE_PASSWORD_FILE``: the database password read from a file (a container's
+    secret, so that no environment holds it) into ``DATABASE_URL``, which then names the
+    user and no password. The file's last line break is not part of it. No error here
+    repeats the file's content."""
+    path = path_raw.strip()
+    if not path:
+        return url
+    if url is None:
+        raise SettingsError("DATABASE_PASSWORD_FILE needs DATABASE_URL, with the user and no "
+                            "password: postgresql://cardtable@postgres:5432/cardtable.")
+    parts = urlsplit(url)
+    userinfo, _, host = parts.netloc.rpartition("@")
+    in_query = any(key == "password" for key, _ in parse_qsl(parts.query,
+                                                             keep_blank_values=True))
+    if not userinfo or ":" in userinfo or in_query:
+        raise SettingsError("With DATABASE_PASSWORD_FILE, DATABASE_URL names the user and no "
+                            "password: postgresql://cardtable@postgres:5432/cardtable.")
+    try:
+        text = Path(path).read_bytes().decode("utf-8")  # bytes: no newline translation
+    except UnicodeDecodeError:
+        raise SettingsError(f"DATABASE_PASSWORD_FILE {path} is not UTF-8 text.") from None
+    except OSError as error:
+        raise SettingsError(f"DATABASE_PASSWORD_FILE {path} cannot be read: "
+                            f"{error.strerror or type(error).__name__}.") from None
+    password = text.removesuffix("\n").removesuffix("\r")  # as echo or an editor ends it
+    if not password:
+        raise SettingsError(f"DATABASE_PASSWORD_FILE {path} is empty.")
+    netloc = f"{userinfo}:{quote(password, safe='')}@{host}"
+    return urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))
 
 
 def _readable(url: str) -> bool:

@@ -9,10 +9,12 @@ import subprocess
 import sys
 import traceback
 from pathlib import Path
+from urllib.parse import unquote, urlsplit
 
 import pytest
 from dotenv import dotenv_values
 
+from bot.app.lifecycle import hide
 from bot.config.settings import Settings, SettingsError, Timing, load_settings
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -248,3 +250,71 @@ def test_a_password_that_is_also_the_user_name_is_hidden_only_where_it_is_the_pa
     settings = load_settings({"DISCORD_TOKEN": TOKEN, "DATABASE_URL": url})
     assert settings.secrets() == (TOKEN,)
     assert "postgresql://cardtable:***@db.example/cardtable" in repr(settings)
+
+
+# -- the database password from a file (a container's secret) ---------------------------
+
+# What asyncpg reads back from the URL: urllib's split and unquote, as it does.
+def url_password(url: str) -> str:
+    return unquote(urlsplit(url).password or "")
+
+
+HOSTILE = "p@ss/w#rd?%&=: ünï\tcode"
+
+
+@pytest.mark.parametrize(("content", "password"), [
+    (HOSTILE + "\n", HOSTILE), (HOSTILE, HOSTILE), ("crlf-ended\r\n", "crlf-ended"),
+    ("two lines\nkept\n", "two lines\nkept"), (" spaced \n", " spaced ")])
+def test_the_database_password_is_read_from_its_file_into_the_url(tmp_path, content,
+                                                                  password):
+    secret = tmp_path / "postgres_password"
+    secret.write_bytes(content.encode())
+    settings = load_settings({"DISCORD_TOKEN": TOKEN, "DATABASE_PASSWORD_FILE": str(secret),
+                              "DATABASE_URL": "postgresql://cardtable@postgres:5432/cardtable"
+                                              "?sslmode=prefer"})
+    url = settings.database_url
+    assert url is not None and url_password(url) == password
+    parts = urlsplit(url)
+    assert (parts.username, parts.hostname, parts.port, parts.path, parts.query) == (
+        "cardtable", "postgres", 5432, "/cardtable", "sslmode=prefer")
+    for shown in (repr(settings), str(settings), repr(Holder(settings, [settings]))):
+        assert password not in shown and "cardtable:***@postgres:5432" in shown
+    assert password in settings.secrets()
+    line = hide(f"cannot connect to {url}: {password!s} refused", settings.secrets())
+    assert password not in line and url not in line
+
+
+@pytest.mark.parametrize(("url", "text"), [
+    ("", "DATABASE_PASSWORD_FILE needs DATABASE_URL"),
+    ("postgresql://cardtable:other@postgres/cardtable", "names the user and no password"),
+    ("postgresql://postgres:5432/cardtable", "names the user and no password"),
+    ("postgresql://cardtable@postgres/cardtable?password=x", "names the user and no password"),
+])
+def test_a_password_file_needs_a_url_with_the_user_and_no_password(tmp_path, url, text):
+    secret = tmp_path / "postgres_password"
+    secret.write_text("s3cret-from-file\n")
+    with pytest.raises(SettingsError, match=text) as refused:
+        load_settings({"DISCORD_TOKEN": "t", "DATABASE_URL": url,
+                       "DATABASE_PASSWORD_FILE": str(secret)})
+    assert "s3cret-from-file" not in str(refused.value)
+
+
+@pytest.mark.parametrize(("content", "text"), [
+    (None, "cannot be read: No such file or directory"), (b"", "is empty"), (b"\n", "is empty"),
+    (b"\xffs3cret\xfe", "is not UTF-8 text")])
+def test_an_unreadable_password_file_is_named_and_its_content_never_shown(tmp_path, content,
+                                                                          text):
+    secret = tmp_path / "postgres_password"
+    if content is not None:
+        secret.write_bytes(content)
+    with pytest.raises(SettingsError, match=text) as refused:
+        load_settings({"DISCORD_TOKEN": "t", "DATABASE_PASSWORD_FILE": f" {secret} ",
+                       "DATABASE_URL": "postgresql://cardtable@postgres/cardtable"})
+    message = str(refused.value)
+    assert str(secret) in message and "s3cret" not in message and "xff" not in message
+
+
+def test_without_a_password_file_the_url_is_kept_as_written():
+    url = "postgresql://cardtable@postgres/cardtable"
+    env = {"DISCORD_TOKEN": "t", "DATABASE_URL": url, "DATABASE_PASSWORD_FILE": "  "}
+    assert load_settings(env).database_url == url
