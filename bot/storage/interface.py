@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable
+from datetime import timedelta
 from typing import Any, Self
 
 from bot.storage.rows import (
@@ -160,6 +161,16 @@ class Store(ABC):
     @abstractmethod
     async def load_table(self, table_id: str) -> TableRow | CorruptTable | None:
         """One table by id whatever its status (a finished one too: its rematch), or None."""
+
+    @abstractmethod
+    async def prune_closed_tables(self, older_than: timedelta) -> int:
+        """Delete the rows of the tables closed (finished or stopped) more than
+        ``older_than`` ago, by this store's clock; returns how many. Open tables are never
+        touched, nor anything of a finished game (its record, seats, counts, ratings,
+        chips: ``games.table_id`` keeps the table's id). Deleted in short transactions, so
+        the tables in play are not held up. A pruned table's id stays taken while a game
+        names it: ``create_table`` refuses it (``TableExists``), so that a new table can
+        never meet the game of an old one (``record_game`` records one game a table)."""
 
     # -- meta and users ---------------------------------------------------
 

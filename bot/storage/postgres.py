@@ -16,7 +16,7 @@ import asyncio
 import dataclasses
 import secrets
 from collections.abc import Awaitable, Callable, Iterable, Sequence
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any, Concatenate, ParamSpec, Self, TypeVar
 
 import asyncpg  # type: ignore[import-untyped]  # asyncpg ships no type information
@@ -89,6 +89,22 @@ _FINISH_TABLE = f"""
     WHERE table_id = $1 AND version = $5
     RETURNING version, pg_notify('{CHANNEL}', $6)
 """
+
+
+# An id is taken by a table, or by the game of a table whose row was pruned.
+_ID_TAKEN = ("SELECT 1 FROM live_tables WHERE table_id = $1"
+             " UNION ALL SELECT 1 FROM games WHERE table_id = $1 LIMIT 1")
+# A batch of closed tables to delete (created_at too: the (status, created_at) index).
+_PRUNE = """
+    WITH gone AS (
+        DELETE FROM live_tables WHERE table_id IN (
+            SELECT table_id FROM live_tables
+            WHERE status IN ('finished', 'stopped') AND created_at < $1 AND updated_at < $1
+            LIMIT $2)
+        RETURNING 1)
+    SELECT COUNT(*) FROM gone
+"""
+PRUNE_BATCH = 500  # rows deleted per statement (each its own transaction)
 
 
 def utc_now() -> datetime:
@@ -207,8 +223,7 @@ class PostgresStorage(ScoreReads):
         async with self._db.turn(("table", row.table_id)), self._db.connection() as conn:
             try:
                 async with conn.transaction():
-                    if await conn.fetchval("SELECT 1 FROM live_tables WHERE table_id = $1",
-                                           row.table_id):
+                    if await conn.fetchval(_ID_TAKEN, row.table_id):
                         raise TableExists(f"A table with id {row.table_id!r} already exists.")
                     if row.status in ACTIVE_STATUSES:
                         other = await conn.fetchval(_ACTIVE_IN_CHANNEL, row.channel_id)
@@ -328,6 +343,16 @@ class PostgresStorage(ScoreReads):
         rows = await self._db.fetch(f"SELECT {_TABLE_COLUMNS} FROM live_tables"
                                     " WHERE table_id = $1", table_id)
         return _on_table(rows[0]) if rows else None
+
+    async def prune_closed_tables(self, older_than: timedelta) -> int:
+        cut = as_utc(self._clock()) - older_than
+        pruned = 0
+        while True:  # a batch a statement: no lock is held for long
+            rows = await self._db.fetch(_PRUNE, cut, PRUNE_BATCH)
+            deleted = int(rows[0][0])
+            pruned += deleted
+            if deleted < PRUNE_BATCH:
+                return pruned
 
     # -- meta and users ---------------------------------------------------
 

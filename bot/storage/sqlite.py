@@ -18,7 +18,7 @@ import logging
 import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, Concatenate, Final, ParamSpec, Self, TypeVar
 
@@ -65,6 +65,17 @@ _TABLE_COLUMNS = """
     table_id, guild_id, channel_id, game, status, version,
     CAST(data AS BLOB) AS data, created_at, updated_at, CAST(posts AS BLOB) AS posts
 """
+
+
+# An id is taken by a table, or by the game of a table whose row was pruned.
+_ID_TAKEN = ("SELECT 1 FROM live_tables WHERE table_id = ?"
+             " UNION ALL SELECT 1 FROM games WHERE table_id = ?")
+# A batch of closed tables to delete; created_at too, so that the (status, created_at)
+# index finds them (a table closed before the cut was created before it).
+_PRUNE = ("DELETE FROM live_tables WHERE table_id IN (SELECT table_id FROM live_tables"
+          " WHERE status IN ('finished', 'stopped') AND created_at < ? AND updated_at < ?"
+          " LIMIT ?)")
+PRUNE_BATCH: Final = 500  # rows deleted per transaction
 
 
 def utc_now() -> datetime:
@@ -211,8 +222,7 @@ class SQLiteStorage(ScoreReads):
         if row.posts is not None:  # only when given: an older schema (the upgrade tests'
             values["posts"] = to_json(row.posts)  # ``migrations``) has no such column
         async with self._transaction() as conn:
-            if await conn.execute_fetchall(
-                    "SELECT 1 FROM live_tables WHERE table_id = ?", (row.table_id,)):
+            if await conn.execute_fetchall(_ID_TAKEN, (row.table_id, row.table_id)):
                 raise TableExists(f"A table with id {row.table_id!r} already exists.")
             if row.status in ACTIVE_STATUSES:
                 await self._check_channel_free(conn, row.channel_id)
@@ -326,6 +336,17 @@ class SQLiteStorage(ScoreReads):
         rows = await self._fetch(f"SELECT {_TABLE_COLUMNS} FROM live_tables WHERE table_id = ?",
                                  (table_id,))
         return _table_from_row(rows[0]) if rows else None
+
+    async def prune_closed_tables(self, older_than: timedelta) -> int:
+        cut = time_text(self._clock() - older_than)
+        pruned = 0
+        while True:  # a batch a transaction: the write lock is never held for long
+            async with self._transaction() as conn:
+                cursor = await conn.execute(_PRUNE, (cut, cut, PRUNE_BATCH))
+                deleted = cursor.rowcount
+            pruned += deleted
+            if deleted < PRUNE_BATCH:
+                return pruned
 
     # -- meta and users ---------------------------------------------------
 
