@@ -1,4 +1,5 @@
-"""What happens when a table's timer is due: a lobby expires, a turn is reminded or runs out.
+"""What happens when a table's timer is due: a lobby expires, a turn is reminded or runs out,
+a running game nobody moved on for ``Table.idle_limit`` is stopped.
 
 ``TableTimers`` wakes ``on_due`` at the deadlines a table stores; each handler
 takes the table's lock, checks the deadline is still the one that woke it (the
@@ -22,12 +23,15 @@ from bot.play.endings import Endings
 from bot.play.front import Front
 from bot.table.ai_runner import TAKEOVER_LEVEL
 from bot.table.manager import TableManager
-from bot.table.state import LOBBY, Table
+from bot.table.retention import idle_line
+from bot.table.state import LOBBY, STOPPED, Table
 from bot.table.step import Steps
 from bot.table.timers import Clock
 from engine.text import T
 
 log = logging.getLogger(__name__)
+
+IDLE_RETRY = 600.0  # seconds before a failed idle stop (storage down) is tried again
 
 
 class Deadlines:
@@ -54,6 +58,8 @@ class Deadlines:
                 await self._expire_lobby(table)
             elif kind == "remind" and table.reminder_at is not None and now >= table.reminder_at:
                 await self._remind(table)
+            elif kind == "idle" and _idle_due(table, now):
+                await self._stop_idle(table)
             elif (kind == "expire" and table.turn_deadline is not None
                   and now >= table.turn_deadline and table.automation() is None
                   and table.to_act is not None):
@@ -68,6 +74,30 @@ class Deadlines:
         await self.endings.close_lobby(table, T("This lobby closed after 15 minutes without "
                                                 "activity."))
         await self.front.lobby_closed(table)
+
+    async def _stop_idle(self, table: Table) -> None:
+        """Nobody moved for ``idle_limit``: the table is stopped as by its host (the game
+        recorded as stopped, counted for nobody), and its players told in the channel."""
+        kept = table.clone()
+        table.status, table.stopped_by = STOPPED, None
+        table.turn_deadline = table.reminder_at = None
+        table.lines = [idle_line(table.idle_limit)]
+        try:
+            ended = await self.endings.end(table, kept, completed=False)
+        except Exception:  # storage: the table is as it was; its stop is due at once again
+            log.exception("cannot stop idle table %s: trying again later", table.table_id)
+            self.driver.timers.cancel(table.table_id)
+            self.driver.tasks.serve(self._again(table), f"idle-{table.table_id}")
+            return
+        if ended:
+            await self.front.stopped(table)
+            await self.front.idle_stopped(table)
+
+    async def _again(self, table: Table) -> None:
+        """After a failed idle stop: its timer again in a while (not at once, in a loop)."""
+        await self.clock.sleep(IDLE_RETRY)
+        if self.manager.is_live(table):
+            self.driver.timers.schedule(table)
 
     async def _remind(self, table: Table) -> None:
         now = self.clock.now()
@@ -105,3 +135,8 @@ class Deadlines:
         self.steps.moved()
         await self.front.timed_out(outcome, seat, action)
         self.driver.settle(table)
+
+
+def _idle_due(table: Table, now: float) -> bool:
+    idle = table.idle_deadline()  # (None unless the game runs)
+    return idle is not None and now >= idle

@@ -40,6 +40,10 @@ class Front(Protocol):
     async def stopped(self, table: Table) -> None:
         """The table was stopped (and closed): nobody's turn any more."""
 
+    async def idle_stopped(self, table: Table) -> None:
+        """After ``stopped``: it was the bot that stopped it, nobody having moved for the
+        table's ``idle_limit``; its players are told."""
+
     def closing(self, table_id: str) -> None:
         """The table is being taken out of play: drop what was still to be drawn."""
 
@@ -76,6 +80,10 @@ class Fronts:
     async def stopped(self, table: Table) -> None:
         for front in self.fronts:
             await front.stopped(table)
+
+    async def idle_stopped(self, table: Table) -> None:
+        for front in self.fronts:
+            await front.idle_stopped(table)
 
     def closing(self, table_id: str) -> None:
         for front in self.fronts:

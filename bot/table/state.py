@@ -66,6 +66,8 @@ class Table(Snapshots):
     hints_allowed: bool = False  # the server allows hints in rated games (/settings)
     turn_timer: float = 300.0
     lobby_idle: float = 900.0
+    # A running game with no step for this long is stopped (0: never; bot.play.deadlines).
+    idle_limit: float = 30 * 86400.0
     guild_name: str = ""
     channel_name: str = ""
     status: str = Status.LOBBY
@@ -172,6 +174,12 @@ class Table(Snapshots):
 
     def lobby_deadline(self) -> float:
         return self.last_activity + self.lobby_idle
+
+    def idle_deadline(self) -> float | None:
+        """When a running game that nobody moves on is stopped (None: never)."""
+        if self.status != PLAYING or self.idle_limit <= 0:
+            return None
+        return self.last_activity + self.idle_limit
 
     def join(self, user_id: int, name: str, now: float) -> None:
         self._require_lobby()

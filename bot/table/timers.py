@@ -19,7 +19,8 @@ from bot.table.state import LOBBY, PLAYING, Table
 
 log = logging.getLogger(__name__)
 
-OnDue = Callable[[str, str], Awaitable[None]]  # table id, kind (lobby, remind, expire, series)
+# table id, kind (lobby, remind, expire, series, idle)
+OnDue = Callable[[str, str], Awaitable[None]]
 
 
 class Clock(Protocol):
@@ -43,18 +44,23 @@ class SystemClock:
 
 
 def next_due(table: Table) -> tuple[float, str] | None:
-    """The table's next timed event: the lobby's expiry, a turn's reminder or its expiry."""
+    """The table's next timed event: the lobby's expiry, a turn's reminder or its expiry,
+    or a running game's end after a long time without a step (``Table.idle_deadline``)."""
     if table.status == LOBBY:
         if table.series_start_at is not None:  # a series' next deal waits to start
             return table.series_start_at, "series"
         return table.lobby_deadline(), "lobby"
     if table.status != PLAYING:
         return None
+    due: tuple[float, str] | None = None
     if table.reminder_at is not None:
-        return table.reminder_at, "remind"
-    if table.turn_deadline is not None:
-        return table.turn_deadline, "expire"
-    return None
+        due = table.reminder_at, "remind"
+    elif table.turn_deadline is not None:
+        due = table.turn_deadline, "expire"
+    idle = table.idle_deadline()
+    if idle is not None and (due is None or idle < due[0]):
+        due = idle, "idle"
+    return due
 
 
 class TableTimers:

@@ -12,6 +12,7 @@ from typing import Protocol
 
 import discord
 
+from bot.table.durations import describe_duration
 from bot.table.manager import TableManager
 from bot.table.state import Table
 from bot.table.step import Outcome
@@ -101,6 +102,18 @@ class DiscordFront:
     async def stopped(self, table: Table) -> None:
         await turn_notices.withdraw(self.poster, table)  # nobody's turn any more
         await self.board.edit(table)
+
+    async def idle_stopped(self, table: Table) -> None:
+        mentions = " ".join(markup.mention(s.user_id) for s in table.humans)
+        ui = self.uis[table.game_id]
+        with speaking(table.language):  # the channel reads the table's language
+            text = _("⏹️ {players} Nobody moved at the {game} table for {time}, so I stopped "
+                     "it. Start a new one whenever you like with {command}.",
+                     players=mentions, game=table.title,
+                     time=describe_duration(table.idle_limit),
+                     command=f"`/{ui.COMMAND} start`")
+        await self.poster.send(table.channel_id, table.guild_id, allowed_mentions=PINGS,
+                               content=markup.content(text))
 
     def closing(self, table_id: str) -> None:
         self.board.edits.cancel(table_id)

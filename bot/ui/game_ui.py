@@ -191,7 +191,11 @@ class GameUI:
         # Translators: "My hand" is the table's button that shows a player their cards.
         mode = _("hands by DM") if table.hands_mode == "dm" else _("hands under My hand")
         shows = _("My hand shows your cards")
-        embed.set_footer(text=f"{_table(table)} · {mode} · {shows}")
+        footer = f"{_table(table)} · {mode} · {shows}"
+        if table.status == PLAYING and table.idle_limit > 0:  # (bot.play.deadlines)
+            footer += " · " + _("stopped after {time} without a move",
+                                time=describe_duration(table.idle_limit))
+        embed.set_footer(text=footer)
         return markup.fit_embed(embed)
 
     def turn_line(self, table: Table, view: dict[str, Any]) -> str:

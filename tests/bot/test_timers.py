@@ -27,9 +27,19 @@ def test_next_due_is_the_lobby_expiry_the_reminder_then_the_deadline():
     assert next_due(t) == (150.0, "remind")
     t.reminder_at = None
     assert next_due(t) == (300.0, "expire")
-    t.turn_deadline = None
+    t.turn_deadline = None  # no timer: only the stop after a month without a step
+    assert next_due(t) == (100.0 + 30 * 86400, "idle")
+    t.idle_limit = 0
     assert next_due(t) is None
     assert next_due(table(STOPPED)) is None
+
+
+def test_the_idle_stop_comes_first_when_it_is_sooner_than_the_turn():
+    t = table()
+    t.idle_limit, t.reminder_at, t.turn_deadline = 3600.0, 150.0, 86400.0
+    assert next_due(t) == (150.0, "remind")
+    t.reminder_at = None
+    assert next_due(t) == (3700.0, "idle")
 
 
 async def test_a_timer_fires_at_its_deadline_and_not_before():
