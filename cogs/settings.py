@@ -21,14 +21,15 @@ from discord.ext import commands
 import locales
 from bot.app.client import CardTableBot
 from bot.config import server_settings
-from bot.config.server_settings import ServerSettings, SettingError
+from bot.config.server_settings import MAX_TABLES, ServerSettings, SettingError
+from bot.config.settings import Limits
 from bot.storage import Store
 from bot.table.durations import DurationError, describe_duration, parse_duration
 from bot.ui import markup, replies
 from cogs.leaderboard import game_choices, game_title
 from engine.core import OptionError
 from engine.registry import game_class
-from engine.text import T
+from engine.text import TN, T, Text
 from locales import _, say
 
 log = logging.getLogger(__name__)
@@ -117,9 +118,24 @@ def all_rules_text(settings: ServerSettings) -> str:
     return "\n".join(rules_text(settings, game) for game in settings.house_rules)
 
 
+def tables_text(settings: ServerSettings, limits: Limits) -> str:
+    caps = settings.caps(limits.tables_per_host, limits.tables_per_server)
+    return _("Open tables at once, lobbies included: at most {server} on this server, and "
+             "{host} per host.", server=caps.per_server, host=caps.per_host)
+
+
+def refusal(error: Exception) -> str:
+    """A refusal of what the manager typed, with what they typed escaped (said to them
+    alone, but a name or a time may still hold markdown or a mention)."""
+    text = error.args[0] if error.args and isinstance(error.args[0], Text) else None
+    if text is not None and isinstance(text.params.get("value"), str):
+        error = type(error)(text.filled(value=markup.safe_name(text.params["value"])))
+    return markup.say_safe(error)  # (and the names in it: an option's)
+
+
 def settings_embed(settings: ServerSettings, interaction: discord.Interaction,
-                   bot_default: float) -> discord.Embed:
-    name = interaction.guild.name if interaction.guild is not None else ""
+                   bot_default: float, limits: Limits | None = None) -> discord.Embed:
+    name = markup.safe_name(interaction.guild.name) if interaction.guild is not None else ""
     embed = discord.Embed(title=_("Settings for new tables on {server}", server=name),
                           colour=markup.COLOUR)
     for label, value in (
@@ -130,7 +146,8 @@ def settings_embed(settings: ServerSettings, interaction: discord.Interaction,
             (_("Hints"), hints_text(settings)),
             (_("Channels"), channels_text(settings)),
             (_("Threads"), threads_text(settings)),
-            (_("House rules"), all_rules_text(settings))):
+            (_("House rules"), all_rules_text(settings)),
+            (_("Open tables"), tables_text(settings, limits or Limits()))):
         embed.add_field(name=label, value=markup.clip(value, 1024), inline=False)
     embed.set_footer(text=_("Change them with /settings. Tables already open keep their "
                             "own."))
@@ -176,7 +193,7 @@ class Settings(commands.GroupCog, group_name="settings",
             try:
                 changed = change(current)
             except SettingError as error:
-                await replies.reply(interaction, say(error))
+                await replies.reply(interaction, refusal(error))
                 return
             try:
                 await self.store.save_server_settings(guild, changed.to_data())
@@ -198,7 +215,7 @@ class Settings(commands.GroupCog, group_name="settings",
             await replies.reply(interaction, say(NOT_READ))
             return
         embed = settings_embed(ServerSettings.from_data(data), interaction,
-                               self.bot.timing.turn_timer)
+                               self.bot.timing.turn_timer, self.bot.settings.limits)
         await replies.reply(interaction, embed=embed)
 
     @app_commands.command(name="language", description="The language new tables speak")
@@ -220,7 +237,7 @@ class Settings(commands.GroupCog, group_name="settings",
         try:
             seconds = None if time.strip().lower() == DEFAULT else parse_duration(time)
         except DurationError as error:
-            await replies.reply(interaction, say(error))
+            await replies.reply(interaction, refusal(error))
             return
         default = self.bot.timing.turn_timer
         await self._change(interaction, lambda s: s.replace(turn_timer=seconds),
@@ -291,10 +308,45 @@ class Settings(commands.GroupCog, group_name="settings",
                                                    server_settings.option_kinds(options_class))
             options_class.from_dict(parsed)  # exactly as a table's options are checked
         except (SettingError, OptionError) as error:
-            await replies.reply(interaction, say(error))
+            await replies.reply(interaction, refusal(error))
             return
         await self._change(interaction, lambda s: s.with_rules(game, parsed),
                            lambda s: rules_text(s, game))
+
+    @app_commands.command(name="tables", description="How many tables may be open at once")
+    @app_commands.describe(per_host="Open tables (lobbies included) one host may have; 0: "
+                                    "the bot's default",
+                           per_server="Open tables (lobbies included) on this server; 0: "
+                                      "the bot's default")
+    async def tables(self, interaction: discord.Interaction,
+                     per_host: app_commands.Range[int, 0, MAX_TABLES] | None = None,
+                     per_server: app_commands.Range[int, 0, MAX_TABLES] | None = None) -> None:
+        if await self._refused(interaction):
+            return
+        limits = self.bot.settings.limits
+
+        def change(s: ServerSettings) -> ServerSettings:
+            changed = s
+            if per_server is not None:
+                if per_server > limits.tables_per_server:
+                    raise SettingError(TN(
+                        "This bot allows at most {n} open table per server. Nothing was "
+                        "changed.", "This bot allows at most {n} open tables per server. "
+                        "Nothing was changed.", limits.tables_per_server))
+                changed = changed.replace(tables_per_server=per_server or None)
+            if per_host is not None:
+                server = changed.caps(limits.tables_per_host,
+                                      limits.tables_per_server).per_server
+                if per_host > server:
+                    raise SettingError(TN(
+                        "A host cannot have more open tables than the server allows: at "
+                        "most {n}. Nothing was changed.", "A host cannot have more open "
+                        "tables than the server allows: at most {n}. Nothing was changed.",
+                        server))
+                changed = changed.replace(tables_per_host=per_host or None)
+            return changed
+
+        await self._change(interaction, change, lambda s: tables_text(s, limits))
 
 
 async def setup(bot: CardTableBot) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import random
+from collections.abc import Callable
 from typing import Any
 
 import discord
@@ -19,8 +20,9 @@ from bot.actions.clicks import Clicks
 from bot.actions.lobby import Lobby
 from bot.actions.moves import Moves
 from bot.config import server_settings
-from bot.config.settings import Timing
+from bot.config.settings import Limits, Timing
 from bot.play.endings import Endings
+from bot.table.limits import Openings
 from bot.table.manager import TableManager
 from bot.table.state import HANDS_MODES, LOBBY, STOPPED, Table, TableError, new_table_id
 from bot.table.timers import Clock, TableTimers
@@ -41,7 +43,7 @@ log = logging.getLogger(__name__)
 class Commands:
     def __init__(self, manager: TableManager, clicks: Clicks, lobby: Lobby, moves: Moves,
                  board: Board, endings: Endings, timers: TableTimers, uis: dict[str, GameUI],
-                 timing: Timing, clock: Clock, seed: int | None):
+                 timing: Timing, clock: Clock, seed: int | None, limits: Limits | None = None):
         self.manager = manager
         self.clicks = clicks
         self.lobby = lobby
@@ -52,6 +54,8 @@ class Commands:
         self.uis = uis
         self.timing = timing
         self.clock = clock
+        self.limits = limits or Limits()
+        self.openings = Openings(manager)  # open tables per server and host (the caps)
         # Tables shuffle with their own Random; a seed (tests) makes every table reproducible.
         self._seeds = random.Random(seed) if seed is not None else None
 
@@ -90,6 +94,24 @@ class Commands:
         if problem is not None or options is None:
             await replies.reply(interaction, problem)
             return
+        # The caps, before anything is made (a thread); counted until the table is open.
+        caps = settings.caps(self.limits.tables_per_host, self.limits.tables_per_server)
+        host, guild = interaction.user.id, interaction.guild_id
+        full = self.openings.full(guild, host, caps)
+        if full is not None:
+            hosted = [t for t in self.manager.all() if t.guild_id == guild and t.host_id == host]
+            await replies.reply(interaction, table_setup.cap_refusal(full, hosted))
+            return
+        with self.openings.opening(guild, host) as counted:
+            await self._open(interaction, ui, options, hands, turn_timer, images, language,
+                             settings, threaded, counted)
+
+    async def _open(self, interaction: discord.Interaction, ui: GameUI, options: Options,
+                    hands: str | None, turn_timer: int | None, images: bool | None,
+                    language: str | None, settings: server_settings.ServerSettings,
+                    threaded: bool, counted: Callable[[], None]) -> None:
+        """The start checked: the thread (if any), the lobby stored and posted."""
+        channel_id = interaction.channel_id or 0
         thread = await table_setup.open_thread(interaction, ui.title) if threaded else None
         if threaded and thread is None:
             await replies.reply(interaction, _("I could not open a thread for the game just "
@@ -116,6 +138,7 @@ class Commands:
             await replies.reply(interaction, _("I could not open a table here just now. "
                                                "Please try again."))
             return
+        counted()  # the manager counts it from now on
         message = await self.board.post(table)
         if message is None:
             table.status = STOPPED
@@ -171,7 +194,7 @@ class Commands:
             hands_mode=hands if hands in HANDS_MODES else "dm",
             # Seconds (bot.table.durations.parse_duration), 0 = off; None: not given.
             turn_timer=float(turn_timer if turn_timer is not None else self.timing.turn_timer),
-            lobby_idle=self.timing.lobby_idle,
+            lobby_idle=self.timing.lobby_idle, idle_limit=self.limits.idle_after,
             guild_name=interaction.guild.name if interaction.guild else "",
             channel_name=getattr(channel, "name", "") or "", last_activity=now)
         if rng is not None:

@@ -1,6 +1,7 @@
 """A server's settings applied to a new table (``/<game> start``, ``bot.actions.commands``).
 
-Where games may be opened, whether each one gets a thread of its own, and the
+Where games may be opened, how many tables may be open at once (``bot.table.limits``),
+whether each one gets a thread of its own, and the
 defaults under what the start command gives: the language (start option >
 server setting > Discord's preferred locale), the turn timer, pictures and the
 house rules. The settings are read once per start; storage trouble opens the
@@ -15,14 +16,17 @@ from typing import Any, Final
 import discord
 
 from bot.config.server_settings import ServerSettings
+from bot.table.limits import Full
+from bot.table.state import Table
 from bot.ui import markup
 from engine.core import OptionError, Options
-from locales import _
+from locales import _, _n
 
 log = logging.getLogger(__name__)
 
 THREAD_NAME_LIMIT = 100  # Discord: a channel's name
 THREAD_ARCHIVE_MINUTES: Final = 10080  # a week without messages (timers run up to 14 days)
+LINKS_SHOWN = 5  # a host's open tables linked in the refusal of one more
 
 
 def channel_refusal(settings: ServerSettings, interaction: discord.Interaction) -> str | None:
@@ -34,6 +38,30 @@ def channel_refusal(settings: ServerSettings, interaction: discord.Interaction) 
     where = ", ".join(f"<#{c}>" for c in settings.channels)
     return _("On this server, games are opened only in: {channels}. Nothing was opened "
              "here.", channels=where)
+
+
+def cap_refusal(full: Full, hosted: list[Table]) -> str:
+    """Why no more tables may be opened (the cap, and what to do); ``hosted``: the host's
+    open tables on this server, linked when it is the host's cap."""
+    if full.which == "server":
+        return _n("This server already has {n} open table (lobbies included), the most it "
+                  "allows at once. When it is finished or stopped (its host or a moderator "
+                  "can stop it with the game's stop command), a new one can be opened. "
+                  "Nothing was opened.",
+                  "This server already has {n} open tables (lobbies included), the most it "
+                  "allows at once. When one of them is finished or stopped (its host or a "
+                  "moderator can stop it with the game's stop command), a new one can be "
+                  "opened. Nothing was opened.", full.cap)
+    refusal = _n("You already host {n} open table on this server (lobbies included), the "
+                 "most one host may have here. Finish it, or stop it with its game's stop "
+                 "command in its channel, then open a new one. Nothing was opened.",
+                 "You already host {n} open tables on this server (lobbies included), the "
+                 "most one host may have here. Finish one of them, or stop it with its "
+                 "game's stop command in its channel, then open a new one. Nothing was "
+                 "opened.", full.cap)
+    links = [markup.jump_url(t.guild_id, t.channel_id, t.posts.message_id)
+             for t in hosted[:LINKS_SHOWN]]
+    return refusal + ("\n" + _("Your tables: {links}", links=" ".join(links)) if links else "")
 
 
 def opens_thread(settings: ServerSettings, interaction: discord.Interaction) -> bool:

@@ -21,12 +21,14 @@ from typing import Any, Protocol
 
 import locales
 from bot.table.durations import LONGEST, SHORTEST
+from bot.table.limits import Caps
 from engine.text import T
 
 log = logging.getLogger(__name__)
 
 DATA_VERSION = 1
 MAX_CHANNELS = 25  # channels where games may be opened (a settings page shows them all)
+MAX_TABLES = 100_000  # a cap a server may store (the bot's own ceiling applies on top)
 _TRUE, _FALSE = ("true", "on", "yes", "1"), ("false", "off", "no", "0")
 
 
@@ -47,6 +49,10 @@ class ServerSettings:
     channels: tuple[int, ...] = ()  # where games may be opened; () = anywhere
     threads: bool = False  # each game in a thread of its own
     house_rules: dict[str, dict[str, Any]] = field(default_factory=dict)  # game → options
+    # Open tables (lobbies included) at once: of one host, and of the whole server; None:
+    # the bot's (bot.config.settings.Limits), whose server cap is also the ceiling.
+    tables_per_host: int | None = None
+    tables_per_server: int | None = None
 
     def to_data(self) -> dict[str, Any]:
         return {"version": DATA_VERSION, "language": self.language,
@@ -54,7 +60,9 @@ class ServerSettings:
                 "images": self.images, "hints_allowed": self.hints_allowed,
                 "channels": list(self.channels), "threads": self.threads,
                 "house_rules": {game: dict(options)
-                                for game, options in self.house_rules.items()}}
+                                for game, options in self.house_rules.items()},
+                "tables_per_host": self.tables_per_host,
+                "tables_per_server": self.tables_per_server}
 
     @classmethod
     def from_data(cls, data: dict[str, Any] | None) -> ServerSettings:
@@ -81,6 +89,8 @@ class ServerSettings:
             game: dict(options) for game, options in rules.items()
             if isinstance(game, str) and isinstance(options, dict) and options
             and all(isinstance(k, str) for k in options)} if isinstance(rules, dict) else {}
+        for name in ("tables_per_host", "tables_per_server"):
+            values[name] = data.get(name) if _is_cap(data.get(name)) else None
         return cls(**values)
 
     def replace(self, **changes: Any) -> ServerSettings:
@@ -101,6 +111,12 @@ class ServerSettings:
 
     def without_channel(self, channel_id: int) -> ServerSettings:
         return self.replace(channels=tuple(c for c in self.channels if c != channel_id))
+
+    def caps(self, per_host: int, per_server: int) -> Caps:
+        """The caps of this server's open tables, given the bot's own (``Limits``): the
+        server's choice, never above the bot's server cap; a host never above the server."""
+        server = min(self.tables_per_server or per_server, per_server)
+        return Caps(per_host=min(self.tables_per_host or per_host, server), per_server=server)
 
     def rules_for(self, game: str) -> dict[str, Any]:
         return dict(self.house_rules.get(game, {}))
@@ -175,8 +191,14 @@ class SettingsUnavailable(Exception):
 
 # The settings that restrict what a table may do: their defaults are the permissive
 # choice, so a damaged value must not read back as its default (``read``). Only the bot
-# writes them (booleans, a list of channel ids).
+# writes them (booleans, a list of channel ids, caps).
 _RESTRICTIONS = ("ai_allowed", "images")
+_CAPS = ("tables_per_host", "tables_per_server")
+
+
+def _is_cap(value: Any) -> bool:
+    return (isinstance(value, int) and not isinstance(value, bool)
+            and 1 <= value <= MAX_TABLES)
 
 
 async def read(store: SettingsStore, guild_id: int | None) -> ServerSettings:
@@ -216,4 +238,7 @@ def _damage(data: Any) -> str | None:
     if not isinstance(channels, list) or not all(
             isinstance(c, int) and not isinstance(c, bool) for c in channels):
         return f"channels is {channels!r}"  # not for players
+    for name in _CAPS:
+        if data.get(name) is not None and not _is_cap(data[name]):
+            return f"{name} is {data[name]!r}"  # not for players
     return None

@@ -112,6 +112,29 @@ def shard_of(guild_id: int | None, count: int) -> int:
     return 0 if not guild_id else (guild_id >> 22) % count
 
 
+DAY = 86400.0
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What the bot allows and how long it keeps tables (``TABLES_PER_HOST``,
+    ``TABLES_PER_SERVER``, ``IDLE_TABLE_DAYS``, ``KEEP_CLOSED_TABLES_DAYS``).
+
+    The caps count open tables (lobbies included) of one server, and of one host in it;
+    a server's managers may lower the server's cap and set its hosts' anywhere up to it
+    (``/settings tables``), never above ``tables_per_server``: the operator's ceiling."""
+
+    tables_per_host: int = 3  # a host's open tables in one server (the default)
+    tables_per_server: int = 50  # a server's open tables (the default and the ceiling)
+    idle_after: float = 30 * DAY  # a running game with no step for this long is stopped
+    keep_closed: float = 30 * DAY  # a closed table's row is deleted this long after
+    prune_every: float = DAY / 4  # how often closed tables' rows are looked for
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.tables_per_host <= self.tables_per_server:
+            raise ValueError("tables_per_host must be from 1 to tables_per_server")
+
+
 HIDDEN = "<hidden>"
 
 
@@ -129,6 +152,7 @@ class Settings:
     database_url: str | None = None
     shards: Shards = Shards()
     ai_workers: int | None = None  # processes that search for AI moves; None: cores - 1
+    limits: Limits = Limits()  # open tables per host and server, idle and closed tables
 
     def __repr__(self) -> str:
         """Every setting but the secrets: no token, no database password (a traceback or
@@ -181,7 +205,42 @@ def load_settings(env: Mapping[str, str] | None = None, dotenv: bool = True) -> 
         database_url=url,
         shards=shard_set,
         ai_workers=ai_workers(env.get("AI_WORKERS", "")),
+        limits=limits(env),
     )
+
+
+def limits(env: Mapping[str, str]) -> Limits:
+    """``TABLES_PER_HOST``, ``TABLES_PER_SERVER`` (whole numbers), ``IDLE_TABLE_DAYS`` and
+    ``KEEP_CLOSED_TABLES_DAYS`` (days, 0 for never); each empty for its default."""
+    default = Limits()
+    server = _count(env, "TABLES_PER_SERVER", default.tables_per_server, 100_000)
+    host = _count(env, "TABLES_PER_HOST", min(default.tables_per_host, server), server)
+    return Limits(tables_per_host=host, tables_per_server=server,
+                  idle_after=_days(env, "IDLE_TABLE_DAYS", default.idle_after),
+                  keep_closed=_days(env, "KEEP_CLOSED_TABLES_DAYS", default.keep_closed))
+
+
+def _count(env: Mapping[str, str], name: str, default: int, most: int) -> int:
+    raw = env.get(name, "")
+    text = raw.strip()
+    if not text:
+        return default
+    if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= most:
+        raise SettingsError(f"{name} must be a whole number from 1 to {most} (or empty for "
+                            f"{default}), not {raw!r}.")
+    return int(text)
+
+
+def _days(env: Mapping[str, str], name: str, default: float) -> float:
+    """Seconds for a number of days (0: never); empty for the default."""
+    raw = env.get(name, "")
+    text = raw.strip()
+    if not text:
+        return default
+    if not (text.isascii() and text.isdigit()) or int(text) > 3650:
+        raise SettingsError(f"{name} must be a number of days from 0 (never) to 3650 (or "
+                            f"empty for {default / DAY:.0f}), not {raw!r}.")
+    return int(text) * DAY
 
 
 URL_SCHEMES = ("postgresql://", "postgres://")

@@ -48,7 +48,7 @@ async def test_settings_are_for_those_who_manage_the_server(fake, general, run_b
     assert group.get("contexts") == [0] or group.get("dm_permission") is False
     assert {o["name"] for o in group["options"]} == {
         "show", "language", "timer", "ai", "images", "hints", "channels", "threads",
-        "rules"}
+        "rules", "tables"}
     # A server may let others see the command (Integrations): they are still refused.
     for command, options in (("settings show", {}), ("settings threads", {"enabled": True}),
                              ("settings timer", {"time": "2h"})):
@@ -158,8 +158,8 @@ async def test_house_rules_are_the_defaults_under_the_options_given_at_start(fak
 async def test_an_invalid_house_rule_is_refused_with_the_engines_reason(fake, general, run_bot):
     boss = manager(fake)
     bot = await run_bot(extensions=EXTENSIONS)
-    for options, reason in (("sevens_bonus=lots", "The option 'sevens_bonus' must be a "
-                                                  "whole number."),
+    for options, reason in (("sevens_bonus=lots", "The option 'sevens\\_bonus' must be a "
+                                                  "whole number."),  # (escaped: it shows _)
                             ("norwegian=maybe", "The option 'norwegian' must be true or "
                                                 "false."),
                             ("colour=red", "There is no option called 'colour'."),
