@@ -20,7 +20,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import locales
-from bot.app import commandsync, components
+from bot.app import commandsync, components, departures
 from bot.app.croupier import Croupier
 from bot.app.health import HealthServer, Metrics
 from bot.app.readiness import Readiness
@@ -129,7 +129,9 @@ class CardTableBot(commands.AutoShardedBot):
         self._croupier = Croupier(self, self._store, self.game_uis, self.timing, self.clock,
                                   seed=self.seed, ai=self.ai, metrics=self.metrics,
                                   shards=self.settings.shards,
-                                  ai_workers=self.settings.ai_workers)
+                                  ai_workers=self.settings.ai_workers,
+                                  limits=self.settings.limits)
+        departures.listen(self, self._croupier)  # a server left, a channel deleted
         manager = self._croupier.manager
         croupier = self._croupier
         self.metrics.watch(

@@ -36,7 +36,7 @@ from bot.actions.lobby import Lobby
 from bot.actions.moves import Moves
 from bot.actions.visits import Visits
 from bot.app.health import Metrics
-from bot.config.settings import Shards, Timing
+from bot.config.settings import Limits, Shards, Timing
 from bot.features.hints import Hints
 from bot.features.nudges import Nudges
 from bot.features.rematch import Rematches
@@ -47,6 +47,7 @@ from bot.play.endings import Endings
 from bot.storage import CHANGE_KINDS, Store, TableChange
 from bot.table.ai_runner import AIRunner
 from bot.table.manager import TableManager
+from bot.table.retention import Pruner
 from bot.table.state import PLAYING, Table
 from bot.table.step import Steps
 from bot.table.tasks import TableTasks
@@ -67,12 +68,14 @@ class Croupier:
     def __init__(self, client: discord.Client, store: Store, uis: dict[str, GameUI],
                  timing: Timing, clock: Clock, seed: int | None = None,
                  ai: AIRunner | None = None, metrics: Metrics | None = None,
-                 shards: Shards | None = None, ai_workers: int | None = None):
+                 shards: Shards | None = None, ai_workers: int | None = None,
+                 limits: Limits | None = None):
         self.store = store
         self.uis = uis
         self.clock = clock
         self.timing = timing
         self.shards = shards or Shards()
+        self.limits = limits or Limits()
         self.manager = TableManager(store, self._engine_of)
         self.steps = Steps(self.manager, clock, timing.lock_patience, metrics)
         self.steps.on_stale = self._stale
@@ -105,7 +108,8 @@ class Croupier:
         # The table's Nudge button (bot.features.nudges).
         self.nudges = Nudges(self.clicks, self.steps, self.manager, self.hands, clock)
         self.commands = Commands(self.manager, self.clicks, self.lobby, self.moves, self.board,
-                                 self.endings, self.timers, uis, timing, clock, seed)
+                                 self.endings, self.timers, uis, timing, clock, seed,
+                                 self.limits)
         # The host's lobby controls: remove a player, change the options.
         self.host_controls = HostControls(self.clicks, self.steps, self.board, self.timers,
                                           uis, clock)
@@ -115,6 +119,9 @@ class Croupier:
         self.series = Series(self.manager, self.steps, self.clicks, self.lobby, self.endings,
                              self.rematches, self.poster, self.timers, store, uis, timing, clock)
         self.endings.standings = self.front.follow = self.series
+        # Closed tables' rows deleted after a while (their games stay): bot.table.retention.
+        self.pruner = Pruner(store, clock, self.tasks, self.limits.keep_closed,
+                             self.limits.prune_every)
 
     def _engine_of(self, game_id: str) -> type[Game] | None:
         ui = self.uis.get(game_id)
@@ -166,6 +173,8 @@ class Croupier:
         tables = await self.restore()
         if self.store.shared:
             self.tasks.serve(self._take_over(), "take-over")
+        if self.shards.receives_dms:  # one process of the bot deletes old closed tables
+            self.tasks.serve(self.pruner.run(), "prune")
         return tables
 
     async def _take_over(self) -> None:

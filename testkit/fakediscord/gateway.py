@@ -135,7 +135,8 @@ class Gateway:
         session.conn = conn
         conn.session = session
         world = self.fake.world
-        guilds = [g for g in world.guilds.values() if session.handles(g.id)]
+        guilds = [g for g in world.guilds.values()  # (not one the bot was removed from)
+                  if session.handles(g.id) and world.bot.id in g.member_roles]
         guild_ids = [g.id for g in guilds]
         await self._send_event(session, "READY", self._ready_payload(session, guild_ids))
         for guild in guilds:
