@@ -7,7 +7,8 @@
 ``python -m benchmarks ai-pool [--tables N] [--workers N] [--level L] [--seconds S]``
 ``python -m benchmarks images [--states N] [--format png|webp]``
 ``python -m benchmarks budget [--tables N] [--seconds S] [--every S] [--rate R]``
-``python -m benchmarks shards [--tables N] [--seconds S]``"""
+``python -m benchmarks shards [--tables N] [--seconds S]``
+``python -m benchmarks load [--tables N] [--pictures on|off] [--backend B] [--shards K]``"""
 
 from __future__ import annotations
 
@@ -83,7 +84,14 @@ def main(argv: list[str] | None = None) -> int:
                                              "processes on one PostgreSQL (fake Discord)")
     shd.add_argument("--tables", type=int, default=8)
     shd.add_argument("--seconds", type=float, default=30.0, help="time of play measured")
+    from benchmarks import load as load_bench  # (its arguments; it runs only when asked)
+
+    load_bench.add_arguments(commands.add_parser(
+        "load", help="many tables of every game: moves/s, click answers, loop lag, CPU, "
+                     "memory and database per table (the bot as a process)"))
     args = parser.parse_args(argv)
+    if args.command == "load":
+        return load_bench.main(args)
     if args.command == "shards":
         from benchmarks import shards as shards_bench  # two bot processes and a cluster
 
