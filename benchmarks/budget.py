@@ -26,7 +26,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from bot.config.settings import Timing
+from bot.config.settings import Limits, Timing
 from bot.table.timers import SystemClock
 from engine.registry import game_ids, spec
 from testkit.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
@@ -153,8 +153,10 @@ async def measure(tables: int, seconds: float, every: float, timing: Timing = TI
                                                                == CLOSED_EVERY - 1
                                                                and k == SEATS - 1))
                         for k in range(SEATS)] for n in range(tables)]
+            # Every table in the one server: its cap (50 by default) as high as needed.
+            room = Limits(tables_per_server=max(tables, Limits().tables_per_server))
             bot = await make_bot(Path(folder) / "bench.db", timing=timing, clock=SystemClock(),
-                                 extensions=GAME_ONLY)
+                                 extensions=GAME_ONLY, limits=room)
             async with fake.running(bot):
                 seats = [Table(fake, bot, c, u, random.Random(rng.random()))
                          for c, u in zip(channels, players, strict=True)]

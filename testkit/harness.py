@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.app.client import CardTableBot
-from bot.config.settings import Settings, Timing
+from bot.config.settings import Limits, Settings, Timing
 from bot.storage import Storage
 from bot.table.ai_runner import AIRunner
 from bot.table.timers import Clock
@@ -42,10 +42,11 @@ def cheap_ai() -> AIRunner:
 
 async def make_bot(path: Path, *, timing: Timing = FAST, clock: Clock | None = None,
                    extensions: dict[str, str | None] | None = None, seed: int | None = 7,
-                   ai: AIRunner | None = None, store_wait_ms: int = 5000) -> CardTableBot:
+                   ai: AIRunner | None = None, store_wait_ms: int = 5000,
+                   limits: Limits | None = None) -> CardTableBot:
     store = await Storage.open(path, busy_timeout_ms=store_wait_ms)
     settings = Settings(token="fake-token", database_path=path, dev_guild_id=None,
-                        log_level=20, timing=timing)
+                        log_level=20, timing=timing, limits=limits or Limits())
     bot = CardTableBot(settings, store=store, clock=clock or ManualClock(), timing=timing,
                        extensions=extensions, seed=seed, ai=ai or cheap_ai())
     bot._owns_store = True  # closed with the bot (a killed bot: close bot.store yourself)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import logging
 import random
-from collections.abc import Callable
 from typing import Any
 
 import discord
@@ -22,7 +21,7 @@ from bot.actions.moves import Moves
 from bot.config import server_settings
 from bot.config.settings import Limits, Timing
 from bot.play.endings import Endings
-from bot.table.limits import Openings
+from bot.table.limits import Openings, Start
 from bot.table.manager import TableManager
 from bot.table.state import HANDS_MODES, LOBBY, STOPPED, Table, TableError, new_table_id
 from bot.table.timers import Clock, TableTimers
@@ -102,14 +101,14 @@ class Commands:
             hosted = [t for t in self.manager.all() if t.guild_id == guild and t.host_id == host]
             await replies.reply(interaction, table_setup.cap_refusal(full, hosted))
             return
-        with self.openings.opening(guild, host) as counted:
+        with self.openings.opening(guild, host) as start:
             await self._open(interaction, ui, options, hands, turn_timer, images, language,
-                             settings, threaded, counted)
+                             settings, threaded, start)
 
     async def _open(self, interaction: discord.Interaction, ui: GameUI, options: Options,
                     hands: str | None, turn_timer: int | None, images: bool | None,
                     language: str | None, settings: server_settings.ServerSettings,
-                    threaded: bool, counted: Callable[[], None]) -> None:
+                    threaded: bool, start: Start) -> None:
         """The start checked: the thread (if any), the lobby stored and posted."""
         channel_id = interaction.channel_id or 0
         thread = await table_setup.open_thread(interaction, ui.title) if threaded else None
@@ -119,6 +118,7 @@ class Commands:
                                                "again."))
             return
         table = self._new_table(interaction, ui, options, hands, turn_timer)
+        start.table_id = table.table_id  # counted by the manager once it holds it
         if turn_timer is None:  # none given: the server's default timer, else the bot's
             table.turn_timer = table_setup.turn_timer(settings, table.turn_timer)
         if thread is not None:  # the game's own thread
@@ -138,7 +138,6 @@ class Commands:
             await replies.reply(interaction, _("I could not open a table here just now. "
                                                "Please try again."))
             return
-        counted()  # the manager counts it from now on
         message = await self.board.post(table)
         if message is None:
             table.status = STOPPED

@@ -15,8 +15,7 @@ the place of the table it follows (closed first), so only a start is checked.
 from __future__ import annotations
 
 import contextlib
-from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from bot.storage import ACTIVE_STATUSES
@@ -39,10 +38,20 @@ class Full:
     cap: int
 
 
+@dataclass
+class Start:
+    """A start that passed the check and is opening its table; ``table_id`` once the table
+    is made: from the moment the manager holds that table, the manager counts it."""
+
+    guild_id: int
+    host_id: int
+    table_id: str | None = None
+
+
 class Openings:
     def __init__(self, manager: TableManager):
         self.manager = manager
-        self._opening: Counter[tuple[int, int | None]] = Counter()  # (guild, host): starts
+        self._starts: list[Start] = []
 
     def counts(self, guild_id: int, host_id: int) -> tuple[int, int]:
         """(the host's, the server's) open tables, starts still opening included."""
@@ -51,10 +60,11 @@ class Openings:
             if table.guild_id == guild_id and table.status in ACTIVE_STATUSES:
                 server += 1
                 host += table.host_id == host_id
-        for (guild, opener), n in self._opening.items():
-            if guild == guild_id:
-                server += n
-                host += n if opener == host_id else 0
+        for start in self._starts:
+            if start.guild_id == guild_id and (start.table_id is None
+                                               or self.manager.get(start.table_id) is None):
+                server += 1
+                host += start.host_id == host_id
         return host, server
 
     def full(self, guild_id: int | None, host_id: int, caps: Caps) -> Full | None:
@@ -69,23 +79,14 @@ class Openings:
         return None
 
     @contextlib.contextmanager
-    def opening(self, guild_id: int | None, host_id: int) -> Iterator[Callable[[], None]]:
-        """Count a start that passed ``full`` until it is given up, or until the callable
-        it gives is called: its table is open, and the manager counts it from then on. No
-        await between ``full`` and this, so no other start runs in between."""
-        key = (guild_id or 0, host_id)
-        self._opening[key] += 1
-        counted = True
-
-        def opened() -> None:
-            nonlocal counted
-            if counted:
-                counted = False
-                self._opening[key] -= 1
-                if self._opening[key] <= 0:
-                    del self._opening[key]
-
+    def opening(self, guild_id: int | None, host_id: int) -> Iterator[Start]:
+        """Count a start that passed ``full`` until it is over (its table open, or given
+        up); set the ``Start``'s ``table_id`` once the table is made, so that it is not
+        counted twice while the manager holds it. No await between ``full`` and this, so
+        no other start runs in between."""
+        start = Start(guild_id or 0, host_id)
+        self._starts.append(start)
         try:
-            yield opened
+            yield start
         finally:
-            opened()
+            self._starts.remove(start)

@@ -50,6 +50,9 @@ class Live:
     def all(self) -> list[Table]:
         return list(self.tables)
 
+    def get(self, table_id: str) -> Table | None:
+        return next((t for t in self.tables if t.table_id == table_id), None)
+
 
 def openings(*tables: Table) -> tuple[Openings, Live]:
     live = Live(*tables)
@@ -66,21 +69,23 @@ def test_the_caps_count_a_servers_open_tables_and_its_hosts_in_it():
     assert made.full(None, 10, Caps(per_host=1, per_server=1)) is None  # (no server)
 
 
-def test_a_start_that_passed_is_counted_until_its_table_is_open_then_once():
+def test_a_start_that_passed_is_counted_until_its_table_is_open_and_never_twice():
     made, live = openings(table("a", 1, 10))
     caps = Caps(per_host=2, per_server=50)
-    with made.opening(1, 10) as counted:
+    with made.opening(1, 10) as start:
         assert made.full(1, 10, caps) == Full("host", 2)  # a second start racing it
         assert made.counts(1, 11) == (0, 2)
-        live.tables.append(table("b", 1, 10))  # the manager has it now
-        counted()
-        assert made.counts(1, 10) == (2, 2)  # not twice
-        counted()  # (idempotent)
+        start.table_id = "b"  # its table is made: still counted until the manager has it
         assert made.counts(1, 10) == (2, 2)
-    assert made.counts(1, 10) == (2, 2)
-    with made.opening(1, 10):
-        pass  # given up: no table
-    assert made.counts(1, 10) == (2, 2)
+        live.tables.append(table("b", 1, 10))  # the manager holds it (not yet stored)
+        assert made.counts(1, 10) == (2, 2)  # not twice
+        live.tables.remove(live.tables[-1])  # storage refused it: the manager let it go
+        assert made.counts(1, 10) == (2, 2)
+    assert made.counts(1, 10) == (1, 1)  # given up
+    with made.opening(1, 10) as start:
+        start.table_id = "c"
+        live.tables.append(table("c", 1, 10))
+    assert made.counts(1, 10) == (2, 2)  # open: the manager's
 
 
 def test_a_servers_caps_are_its_choice_under_the_bots_ceiling():

@@ -136,6 +136,33 @@ async def test_with_threads_per_game_a_host_gets_three_threads_however_fast_they
     assert sorted(live(bot, t).table_id for t in threads) == sorted(hosted(bot, alice))
 
 
+async def test_a_table_being_stored_counts_once_for_a_start_meanwhile(fake, run_bot,
+                                                                      monkeypatch):
+    """The manager holds a new table before storage has it: a start checked in between
+    counts it once (at a server cap of 2, a second table still opens)."""
+    boss, alice, bob = manager(fake), fake.add_user("alice"), fake.add_user("bob")
+    general, games = fake.channel("general"), fake.channel("games")
+    bot = await run_bot(extensions=EXTENSIONS)
+    await answer(fake, boss, general, "settings tables", per_server=2)
+    storing, stored = asyncio.Event(), asyncio.Event()
+    real = bot.store.create_table
+
+    async def slow(row):
+        if row.channel_id == general.id:
+            storing.set()
+            await stored.wait()
+        return await real(row)
+
+    monkeypatch.setattr(bot.store, "create_table", slow)
+    first = await fake.slash(alice, general, "jazz start")
+    await storing.wait()  # alice's table: held by the manager, not stored yet
+    second = await answer(fake, bob, games, "jazz start")
+    stored.set()
+    await first.wait_done()
+    assert OPEN in second.text() and OPEN in first.text(), (second.text(), first.text())
+    assert live(bot, general) is not None and live(bot, games) is not None
+
+
 # ------------------------------------------------------------------ a game nobody moves on
 
 
