@@ -105,13 +105,12 @@ class DiscordFront:
 
     async def idle_stopped(self, table: Table) -> None:
         mentions = " ".join(markup.mention(s.user_id) for s in table.humans)
-        ui = self.uis[table.game_id]
+        start = f"`/{self.uis[table.game_id].COMMAND} start`"
         with speaking(table.language):  # the channel reads the table's language
             text = _("⏹️ {players} Nobody moved at the {game} table for {time}, so I stopped "
                      "it. Start a new one whenever you like with {command}.",
                      players=mentions, game=table.title,
-                     time=describe_duration(table.idle_limit),
-                     command=f"`/{ui.COMMAND} start`")
+                     time=describe_duration(table.idle_limit), command=start)
         await self.poster.send(table.channel_id, table.guild_id, allowed_mentions=PINGS,
                                content=markup.content(text))
 
