@@ -41,7 +41,7 @@ from engine.core import (
     action_label,
     is_action,
 )
-from engine.events import Event, RowChanged, TrickTaken
+from engine.events import PLAYED, Event, Played, RowChanged, TrickTaken
 from engine.jazz_options import NORWEGIAN_MAX_PLAYERS, JazzOptions
 from engine.text import TN, T, Text
 
@@ -139,13 +139,17 @@ class Jazz(Game):
         self._to_act = 0
         self._points: list[list[int]] = []
         self._legal: list[int] | None = None
-        self._last_action: tuple[int, int] | None = None
+        # The last action as its shared Played event (no tuple built per card).
+        self._last_action: Played | None = None
         # Trick deals.
         self._trick: list[int] = []
         self._leader = 0
         self._tricks_taken = [0] * n
         self._penalty_left = 0  # penalty cards not yet taken (deals 2-4 may end early)
-        self._last_trick: TrickTaken | None = None
+        # The trick just taken: (winner, its cards in play order, its leader). Plain
+        # values: a TrickTaken costs as much as the rest of a trick, so it is built
+        # only for the events of ``apply``, which the search never asks for.
+        self._last_trick: tuple[int, list[int], int] | None = None
         # Sevens.
         self._low = [0, 0, 0, 0]  # 0: the suit's row is not started
         self._high = [0, 0, 0, 0]
@@ -315,7 +319,7 @@ class Jazz(Game):
     def _apply(self, action: int, events: list[Event] | None) -> None:
         seat = self._to_act
         self._legal = None
-        self._last_action = (seat, action)
+        self._last_action = PLAYED[seat][action]  # Jazz's 7 seats are all in PLAYED
         if self._deal == SEVENS_DEAL:
             self._apply_sevens(seat, action, events)
         else:
@@ -351,9 +355,9 @@ class Jazz(Game):
                     self._penalty_left -= 1
             if self._penalty_left == 0:
                 last = True  # nothing left to lose: the deal ends here (Decision)
-        taken = self._last_trick = TrickTaken(winner, tuple(trick), self._leader)
+        self._last_trick = (winner, trick, self._leader)  # the list is replaced, not reused
         if events is not None:
-            events.append(taken)
+            events.append(TrickTaken(winner, tuple(trick), self._leader))
         self._trick = []
         self._leader = winner
         self._to_act = self.to_act = winner
@@ -422,8 +426,7 @@ class Jazz(Game):
                                                    self._row_code(self._high[s], s)]
         last_trick = None
         if self._last_trick is not None:
-            winner, trick, leader = self._last_trick.seat, self._last_trick.cards, \
-                self._last_trick.leader
+            winner, trick, leader = self._last_trick
             last_trick = {
                 "cards": [{"seat": (leader + i) % n, "card": CODE[c]} for i, c in
                           enumerate(trick)],
@@ -452,7 +455,8 @@ class Jazz(Game):
             "totals": self.totals,
             "scores": self.totals,
             "last_action": None if self._last_action is None else {
-                "seat": self._last_action[0], "action": action_code(self._last_action[1])},
+                "seat": self._last_action.seat,
+                "action": action_code(self._last_action.action)},
             "over": self._over,
             "winners": self.winners(),
             "options": self.options.to_dict(),
@@ -473,7 +477,11 @@ class Jazz(Game):
 
     def copy(self) -> Self:
         other = object.__new__(type(self))
-        other.__dict__.update(self.__dict__)
+        # One attribute at a time: filling ``other.__dict__`` at once would turn the copy's
+        # attributes into a plain dict, which Python reads more slowly than the compact
+        # layout it gives attributes set one by one (a searched copy played ~30% slower).
+        for name, value in vars(self).items():
+            setattr(other, name, value)
         other.history = None
         other._hands = [list(h) for h in self._hands]
         other._points = [list(p) for p in self._points]
