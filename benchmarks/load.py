@@ -7,9 +7,10 @@
 The bot runs as its own process (``python -m bot`` on the tests' fake Discord, the
 product's timing but no request budget unless ``--rate``), the fake Discord and the
 simulated players in this one (``testkit.load``). The tables (of the games in turn, each
-game's default seats) are opened ``--burst`` at a time while the ones opened before
-play on; then every table makes a move every ``--move-every`` s, its players clicking
-their DM hands. After ``--warmup`` s, ``--duration`` s are measured:
+game's default seats) are opened ``--burst`` at a time (``--burst-gap`` s apart)
+while the ones opened before play on; then every table makes a move every
+``--move-every`` s, its players clicking their DM hands. After ``--warmup`` s,
+``--duration`` s are measured:
 
 * moves/s (and the offered rate, tables / move-every);
 * click answers, from the interaction sent to the bot's first response, p50 / p99 /
@@ -56,6 +57,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--move-every", type=float, default=4.0,
                         help="seconds between two moves of a table")
     parser.add_argument("--burst", type=int, default=50, help="tables opened at once")
+    parser.add_argument("--burst-gap", type=float, default=5.0,
+                        help="seconds from a burst's tables started to the next burst")
     parser.add_argument("--duration", type=float, default=60.0, help="seconds measured")
     parser.add_argument("--warmup", type=float, default=10.0,
                         help="seconds of play after the openings, not measured")
@@ -84,7 +87,8 @@ def configs(args: argparse.Namespace) -> list[LoadConfig]:
         raise SystemExit(f"--games: unknown {', '.join(unknown) or 'nothing'}; "
                          f"choose among {', '.join(game_ids())}")
     base = LoadConfig(tables=args.tables, games=games, every=args.move_every,
-                      burst=args.burst, duration=args.duration, warmup=args.warmup,
+                      burst=args.burst, burst_gap=args.burst_gap, duration=args.duration,
+                      warmup=args.warmup,
                       pictures=args.pictures == "on", backend=args.backend,
                       shard_count=args.shard_count, tables_per_guild=args.tables_per_guild,
                       rate=args.rate, seed=args.seed, profile=args.profile)
@@ -151,6 +155,8 @@ def render(r: dict[str, Any]) -> str:
         ("moves/s", f"{_n(r['moves_per_s'])} (offered {_n(r['offered_moves_per_s'])}; "
                     f"{_n(r['moves'])} moves)"),
         ("move answers", _answers(r["move_answers"])),
+        *((f"  {game}", _answers(figures))
+          for game, figures in r["move_answers_by_game"].items()),
         ("moves applied", f"p50 {_n(r['move_done']['p50_ms'])} ms, p99 "
                           f"{_n(r['move_done']['p99_ms'])} ms; {_n(r['refused_moves'])} "
                           "refused"),
@@ -168,7 +174,8 @@ def render(r: dict[str, Any]) -> str:
                       f"p50 ≤ {_n(lag['p50_ms_at_most'])} ms, p99 ≤ "
                       f"{_n(lag['p99_ms_at_most'])} ms ({_n(lag['over_25ms_percent'])} % "
                       f"of {_n(lag['samples'])} over 25 ms)"))
-        lines.append((f"{name} process", f"CPU {_n(p['cpu_percent'])} %, RSS "
+        lines.append((f"{name} process", f"CPU {_n(p['cpu_percent'])} % (waited for a core "
+                                         f"{_n(p['waited_for_cpu_percent'])} %), RSS "
                                          f"{_n(p['rss_mb'])} MB (with children "
                                          f"{_n(p['tree_rss_mb'])}), {_n(p['interactions'])} "
                                          f"interactions, its answers p99 ≤ "
@@ -186,7 +193,8 @@ def render(r: dict[str, Any]) -> str:
                       f"that count against the 50/s ({_n(api['budgeted_per_s'])}/s); "
                       f"{_n(api['upload_kb_per_move'])} KB of pictures a move; "
                       f"{_n(api['http_429'])} × 429"),
-        ("harness", f"CPU {_n(harness['cpu_percent'])} %, loop lag p50 "
+        ("harness", f"CPU {_n(harness['cpu_percent'])} % (waited for a core "
+                    f"{_n(harness['waited_for_cpu_percent'])} %), loop lag p50 "
                     f"{_n(harness['loop_lag']['p50_ms'])} ms, p99 "
                     f"{_n(harness['loop_lag']['p99_ms'])} ms, max "
                     f"{_n(harness['loop_lag']['max_ms'])} ms"),

@@ -104,6 +104,7 @@ class LoadConfig:
     games: tuple[str, ...] = GAMES
     every: float = 4.0  # seconds between two moves of a table
     burst: int = 50  # tables opened at once
+    burst_gap: float = 5.0  # seconds between a burst's tables started and the next burst
     duration: float = 60.0  # seconds measured
     warmup: float = 10.0  # seconds of play after the last opening, not measured
     pictures: bool = True
@@ -125,6 +126,7 @@ class Moment:
     bots: list[procstat.Usage]
     metrics: list[scrape.Scrape]
     harness_cpu: float
+    harness_waited: float
     calls: int
     database_bytes: int
     postgres: procstat.Usage | None = None
@@ -208,7 +210,8 @@ async def moment(world: World, bots: list[BotProcess], config: LoadConfig, path:
     return Moment(time.monotonic(), [procstat.usage(pid) for pid in pids],
                   list(await asyncio.gather(*(scrape.scrape(port) for port in ports))),
                   procstat.cpu_seconds(os.getpid(), waited_children=False),
-                  world.fake.mark(), await database_bytes(config, path, url),
+                  procstat.run_delay(os.getpid()), world.fake.mark(),
+                  await database_bytes(config, path, url),
                   procstat.usage(pg_pid) if pg_pid is not None else None)
 
 
@@ -324,6 +327,8 @@ async def _measure(config: LoadConfig, layout: list[dict[str, str]], folder: Pat
                 bursts.append({"tables": len(group), "opened": sum(opened),
                                "seconds": round(time.monotonic() - sent, 2)})
                 players += [asyncio.create_task(t.play(config.every)) for t in group]
+                if begin + config.burst < config.tables:
+                    await asyncio.sleep(config.burst_gap)  # their first moves, then the next
             opened_all = await now()
             await asyncio.sleep(config.warmup)
             profiled = bots[0] if config.profile is not None else None
@@ -419,6 +424,9 @@ def report(config: LoadConfig, world: World, bots: list[BotProcess],
         processes.append({
             "shards": shards.get("SHARD_IDS", "all"),
             "cpu_percent": round(100 * (last.bots[k].cpu - first.bots[k].cpu) / took, 1),
+            # Ready to run but waiting for a core: the machine's other work held it back.
+            "waited_for_cpu_percent": round(
+                100 * (last.bots[k].waited - first.bots[k].waited) / took, 1),
             "rss_mb": round(last.bots[k].rss / 2**20, 1),
             "tree_rss_mb": round(last.bots[k].tree_rss / 2**20, 1),
             "interactions": int(last.metrics[k].value("cardtable_interactions_total")
@@ -445,6 +453,8 @@ def report(config: LoadConfig, world: World, bots: list[BotProcess],
         "moves": applied, "moves_per_s": round(applied / took, 1),
         "offered_moves_per_s": round(config.tables / config.every, 1),
         "move_answers": _clicks(moves),
+        "move_answers_by_game": {game: _clicks([c for c in moves if c.game == game])
+                                 for game in config.games},
         "move_done": _quantiles([c.done for c in moves if c.done is not None]),
         "refused_moves": sum(1 for c in moves if c.answer is not None and not c.applied),
         "hand_wait": _quantiles([s for at, s in world.clicks.hand_waits
@@ -480,9 +490,12 @@ def report(config: LoadConfig, world: World, bots: list[BotProcess],
                 "by_route_per_move": {r: round(n / max(applied, 1), 3)
                                       for r, n in routes.most_common(8)}},
         "harness": {"cpu_percent": round(100 * (last.harness_cpu - first.harness_cpu) / took, 1),
+                    "waited_for_cpu_percent": round(
+                        100 * (last.harness_waited - first.harness_waited) / took, 1),
                     "loop_lag": _quantiles(harness_lag)},
         "players": {"asked_my_hand": sum(t.asked_my_hand for t in world.tables),
                     "reopened": sum(t.reopened for t in world.tables),
+                    "lobbies_filled": sum(t.lobbies_filled for t in world.tables),
                     "rematches": sum(t.rematches for t in world.tables)},
         "consistency": {"moves_counted": counted, "moves_bot_counted": bot_counted,
                         "moves_stored": stored},
@@ -490,6 +503,8 @@ def report(config: LoadConfig, world: World, bots: list[BotProcess],
     if last.postgres is not None and first.postgres is not None:
         result["postgres"] = {
             "cpu_percent": round(100 * (last.postgres.cpu - first.postgres.cpu) / took, 1),
+            "waited_for_cpu_percent": round(
+                100 * (last.postgres.waited - first.postgres.waited) / took, 1),
             "processes": last.postgres.processes}
     if config.shards is not None:
         dm = [p["interactions"] for p in processes]

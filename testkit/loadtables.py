@@ -27,12 +27,12 @@ from bot.ui.game_ui import GameUI
 from engine.registry import spec
 from testkit.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, Interaction
 from testkit.fakediscord.interactions import FakeDiscordError
-from testkit.harness import menu_choices
+from testkit.harness import TO_PLAY, menu_choices
 
 MOVE_PREFIXES = ("ct:play:", "ct:act:")
 REMATCH = "ct:rematch:"
 HAND = "ct:hand:"
-SERIES_GOES_ON = ("ct:endseries:", "ct:lobby:")  # a series' result, or its next deal's lobby
+SERIES_GOES_ON = "ct:endseries:"  # a series' result: its next deal starts by itself
 DEADLINE = 3.0  # Discord's: a click without a first response by then failed
 DONE_PATIENCE = 15.0  # a deferred click's edit (the move applied) may come this late
 POLL = 0.1  # seconds between two looks at what a player was sent
@@ -137,6 +137,8 @@ class LoadTable:
     rematches: int = 0
     asked_my_hand: int = 0
     reopened: int = 0
+    lobbies_filled: int = 0  # lobbies found unstarted, joined and started
+    stuck: int = 0  # turns in a row that found nothing to do
     stopping: bool = False
 
     # -- opening ---------------------------------------------------------------------
@@ -151,9 +153,8 @@ class LoadTable:
         if not self.pictures:
             options["images"] = False
         ix = await self.fake.slash(host, self.channel, f"{self.command} start", **options)
-        click = await self.clicks.follow(ix, "start", self.game, burst=burst)
-        if click.answer is None:
-            return False
+        # (Even if the answer failed: the bot posts the lobby before it answers.)
+        await self.clicks.follow(ix, "start", self.game, burst=burst)
         lobby = await poll(lambda: self._lobby_after(ix.id), timeout=30)
         if lobby is None:
             return False
@@ -192,7 +193,9 @@ class LoadTable:
             await asyncio.sleep(max(0.0, due - loop.time()))
             if self.stopping:
                 return
-            await self.turn(patience=max(2 * every, 10.0))
+            # A player waits a while for their hand before asking for it, and longer each
+            # time it did not come (so an overloaded bot is not asked ever more often).
+            await self.turn(patience=max(4 * every, 15.0) * 2 ** min(self.stuck, 3))
             # Behind (the hand came late): the next move is due at once, not a catch-up burst.
             due = max(due + every * self.rng.uniform(0.75, 1.25), loop.time())
 
@@ -205,8 +208,10 @@ class LoadTable:
         if self.stopping:  # the run is over: what the poll found is left alone
             return
         if found is None:
+            self.stuck += 1
             await self._unstick()
             return
+        self.stuck = 0
         waited = time.monotonic() - started
         if isinstance(found, str):
             self.used.add(found)
@@ -275,12 +280,21 @@ class LoadTable:
             self.refused += 1
 
     async def _unstick(self) -> None:
-        """No hand came: ask for it with My hand (each player in turn), as a player whose
-        DM went missing would; with no table in the channel any more, open a new one."""
+        """No hand came: between two deals of a series, wait; a lobby left unstarted (its
+        /start answered too late), fill and start it; a table, press its My hand once, as
+        the player it names to play (or each player in turn, once per call) would; no
+        table in the channel any more, open a new one."""
         recent = list(reversed(self.channel.messages[-8:]))
         if any(str(c.get("custom_id", "")).startswith(SERIES_GOES_ON)
                for m in recent[:3] for c in _live(m)):
             return  # between two deals of a series: the next one starts by itself
+        lobby = next((m for m in recent[:3] if self._lobby_button(m, "join")), None)
+        if lobby is not None:  # a lobby nobody started (its /start answer came too late)
+            self.lobbies_filled += 1
+            for user in self.users[1:]:
+                await self._press(user, lobby, "join", "join")
+            await self._press(self.users[0], lobby, "start", "begin")
+            return
         board = next((m for m in recent if any(str(c.get("custom_id", "")).startswith(HAND)
                                                for c in _live(m))), None)
         if board is None:
@@ -290,13 +304,14 @@ class LoadTable:
         self.asked_my_hand += 1
         hand = next(c["custom_id"] for c in _live(board)
                     if str(c.get("custom_id", "")).startswith(HAND))
-        for user in self.users:
-            try:
-                ix = await self.fake.click(user, board, hand)
-            except FakeDiscordError:
-                return  # the table moved on meanwhile
-            await self.clicks.follow(ix, "hand", self.game)
-            shown = ix.original
-            if shown is not None and self._menu_key(shown) is not None:
-                await self._move(user, shown)
-                return
+        named = TO_PLAY.search(board.content)
+        user = next((u for u in self.users if named and u.id == int(named.group(1))),
+                    self.users[self.stuck % len(self.users)])
+        try:
+            ix = await self.fake.click(user, board, hand)
+        except FakeDiscordError:
+            return  # the table moved on meanwhile
+        await self.clicks.follow(ix, "hand", self.game)
+        shown = ix.original
+        if shown is not None and self._menu_key(shown) is not None:
+            await self._move(user, shown)

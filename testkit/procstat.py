@@ -3,12 +3,15 @@
 A process's CPU is counted with its descendants (the bot's AI workers, or a picture
 pool if it draws in processes; PostgreSQL's backends under the postmaster): the live
 ones' own time, and the children that already ended and were waited for, which the
-kernel adds to their parent's ``cutime``/``cstime``. Benchmarks read these before and
-after a measured window; nothing here is a timed test.
+kernel adds to their parent's ``cutime``/``cstime``. Beside it, the time the process's
+threads were ready to run but waited for a core (``schedstat``'s run delay): on a
+machine other work keeps busy, that is how long the bot was held back by it. Benchmarks
+read these before and after a measured window; nothing here is a timed test.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,6 +26,7 @@ class Usage:
     """A process tree's CPU seconds (user + system) and resident bytes, at one moment."""
 
     cpu: float
+    waited: float  # seconds its threads (not its children's) waited for a core
     rss: int  # the process itself
     tree_rss: int  # with its live descendants
     processes: int
@@ -80,9 +84,20 @@ def rss_bytes(pid: int) -> int:
     return int(fields[21]) * PAGE if fields is not None else 0
 
 
+def run_delay(pid: int) -> float:
+    """Seconds the process's threads spent ready to run, waiting for a core."""
+    waited = 0
+    with contextlib.suppress(OSError):
+        for task in (PROC / str(pid) / "task").iterdir():
+            with contextlib.suppress(OSError, ValueError, IndexError):
+                waited += int((task / "schedstat").read_text().split()[1])
+    return waited / 1e9
+
+
 def usage(pid: int) -> Usage:
     """The CPU and memory of ``pid`` and everything it started that still runs."""
     tree = descendants(pid)
     cpu = cpu_seconds(pid) + sum(cpu_seconds(child) for child in tree)
     rss = rss_bytes(pid)
-    return Usage(cpu, rss, rss + sum(rss_bytes(child) for child in tree), 1 + len(tree))
+    return Usage(cpu, run_delay(pid), rss, rss + sum(rss_bytes(child) for child in tree),
+                 1 + len(tree))
