@@ -41,6 +41,7 @@ import argparse
 import dataclasses
 import io
 import pstats
+from collections import defaultdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -74,7 +75,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "bot and not its pacer)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--profile", type=Path, default=None,
-                        help="cProfile stats of the bot over the measured window")
+                        help="profile the bot over the measured window, into this file")
+    parser.add_argument("--profiler", choices=("cprofile", "sample"), default="cprofile",
+                        help="cProfile (every call, slow) or the loop thread's stack "
+                             "sampled every 5 ms of CPU (cheap)")
     parser.add_argument("--json", type=Path, default=None, help="write the results here")
 
 
@@ -91,7 +95,8 @@ def configs(args: argparse.Namespace) -> list[LoadConfig]:
                       warmup=args.warmup,
                       pictures=args.pictures == "on", backend=args.backend,
                       shard_count=args.shard_count, tables_per_guild=args.tables_per_guild,
-                      rate=args.rate, seed=args.seed, profile=args.profile)
+                      rate=args.rate, seed=args.seed, profile=args.profile,
+                      profiler=args.profiler)
     if args.shards is None:
         return [base]
     if args.backend != "postgres":
@@ -117,7 +122,8 @@ def main(args: argparse.Namespace) -> int:
     if len(results) > 1:
         print(render_scaling(results))
     if args.profile is not None and args.profile.exists():
-        print(profile_top(args.profile))
+        print(profile_top(args.profile) if args.profiler == "cprofile"
+              else samples_top(args.profile))
     text = as_json(results[0] if len(results) == 1 else {"runs": results})
     if args.json is not None:
         args.json.write_text(text + "\n")
@@ -228,6 +234,34 @@ def render_scaling(results: list[dict[str, Any]]) -> str:
                    f"{_n(100 * r.get('shard0_interaction_share', 1.0)):>7}% "
                    f"{r['machine']['load_during'][0]:>5}")
     return "\n".join(out)
+
+
+def samples_top(path: Path, lines: int = 25) -> str:
+    """The sampled stacks summed up, as shares of the event loop thread's CPU time: each
+    function on its own (the innermost frame), and with what it called (anywhere in the
+    stack; the loop's own frames, in every stack, left out)."""
+    own: dict[str, float] = defaultdict(float)
+    inclusive: dict[str, float] = defaultdict(float)
+    total = 0.0
+    for line in path.read_text().splitlines():
+        weight, _, stack = line.partition("\t")
+        seconds, frames = float(weight), stack.split(";")
+        total += seconds
+        own[frames[-1]] += seconds
+        for frame in set(frames):
+            inclusive[frame] += seconds
+    total = max(total, 1e-9)
+    out = [f"the bot's event loop thread, {total:.1f} CPU seconds sampled; shares of them:",
+           "  own time:"]
+    out += [f"    {100 * n / total:5.1f} %  {name}" for name, n in _largest(own)[:lines]]
+    out.append("  with what it calls:")
+    calls = [(name, n) for name, n in _largest(inclusive) if n < 0.995 * total]
+    out += [f"    {100 * n / total:5.1f} %  {name}" for name, n in calls[:lines]]
+    return "\n".join(out)
+
+
+def _largest(seconds: dict[str, float]) -> list[tuple[str, float]]:
+    return sorted(seconds.items(), key=lambda item: -item[1])
 
 
 def profile_top(path: Path, lines: int = 30) -> str:

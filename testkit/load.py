@@ -16,8 +16,10 @@ bot process itself (/proc, and ``cardtable_loop_lag_seconds`` on its /metrics); 
 process's own loop lag and CPU beside them, since a harness that cannot keep up makes
 the bot look slow; the API calls from the fake's log; the database's size from the
 file (SQLite) or ``pg_database_size`` (PostgreSQL). With ``profile`` the first bot
-process runs under cProfile during the measured window only (it costs speed: figures
-of a profiled run are not the bot's).
+process is profiled during the measured window only: with cProfile (``profiler``
+"cprofile": every call counted, which slows the Python code a lot, so figures of such a
+run are not the bot's), or by sampling (``profiler`` "sample": the event loop thread's
+stack noted at every 5 ms of CPU time, which costs little).
 """
 
 from __future__ import annotations
@@ -54,10 +56,16 @@ EXEMPT = ("/interactions/", "/webhooks/")  # not counted by Discord's 50 request
 UNLIMITED = 1e9
 RATE_SETTING = "CARDTABLE_LOAD_RATE"
 PROFILE_SETTING = "CARDTABLE_LOAD_PROFILE"
+PROFILER_SETTING = "CARDTABLE_LOAD_PROFILER"
 LAG_TARGET = 0.025  # seconds: the issue's loop-lag p99 target is under this bucket
 # ``python -m bot`` as in production (the product's Timing), with its request budget
-# set from CARDTABLE_LOAD_RATE, and, with CARDTABLE_LOAD_PROFILE, cProfile switched on
-# by a first SIGUSR1 and off (the stats written to that file) by a second.
+# set from CARDTABLE_LOAD_RATE, and, with CARDTABLE_LOAD_PROFILE, a profiler switched on
+# by a first SIGUSR1 and off (its results written to that file) by a second: cProfile's
+# stats, or (CARDTABLE_LOAD_PROFILER=sample) the event loop thread's stack sampled at
+# every 5 ms of the process's CPU time (SIGPROF, handled in that thread), one line
+# "seconds<TAB>file:function;file:function..." (outermost first) per stack, each sample
+# weighed by that thread's CPU time since the one before (a long C call, a picture's
+# quantize, is one sample when it returns: it weighs what it took).
 LAUNCHER = f"""
 import dataclasses
 import os
@@ -78,7 +86,34 @@ def _settings(*args, **kwargs):
 
 bot.config.settings.load_settings = _settings
 _profile = os.environ.get("{PROFILE_SETTING}")
-if _profile:
+if _profile and os.environ.get("{PROFILER_SETTING}") == "sample":
+    import collections
+    import time
+
+    _stacks = collections.defaultdict(float)
+    _last = []
+
+    def _sample(signum, frame):
+        now, stack = time.thread_time(), []
+        while frame is not None:
+            code = frame.f_code
+            stack.append(os.path.basename(code.co_filename) + ":" + code.co_name)
+            frame = frame.f_back
+        _stacks[";".join(reversed(stack))] += now - _last[0]
+        _last[0] = now
+
+    def _toggle(signum, frame):
+        if _last:
+            signal.setitimer(signal.ITIMER_PROF, 0)
+            with open(_profile, "w") as out:
+                out.writelines(f"{{n:.6f}}\\t{{stack}}\\n" for stack, n in _stacks.items())
+        else:
+            _last.append(time.thread_time())
+            signal.signal(signal.SIGPROF, _sample)
+            signal.setitimer(signal.ITIMER_PROF, 0.005, 0.005)
+
+    signal.signal(signal.SIGUSR1, _toggle)
+elif _profile:
     import cProfile
 
     _profiler = cProfile.Profile()
@@ -114,7 +149,8 @@ class LoadConfig:
     tables_per_guild: int = 25
     rate: float | None = None  # the bot's requests/s; None: no limit (see the module doc)
     seed: int = 1
-    profile: Path | None = None  # cProfile stats of the (first) bot over the window
+    profile: Path | None = None  # the (first) bot's profile over the window, written here
+    profiler: str = "cprofile"  # or "sample" (see the module doc)
     database_url: str | None = None  # your own PostgreSQL database (else a throw-away one)
 
 
@@ -299,7 +335,8 @@ async def _measure(config: LoadConfig, layout: list[dict[str, str]], folder: Pat
         rate = str(config.rate if config.rate is not None else UNLIMITED)
         bots = [BotProcess(fake, path, launcher, folder / f"bot{k}.log", url=url,
                            environment={**shards, RATE_SETTING: rate,
-                                        **({PROFILE_SETTING: str(config.profile)}
+                                        **({PROFILE_SETTING: str(config.profile),
+                                            PROFILER_SETTING: config.profiler}
                                            if config.profile is not None and k == 0 else {})})
                 for k, shards in enumerate(layout)]
         lag: list[tuple[float, float]] = []
