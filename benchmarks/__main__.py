@@ -3,9 +3,9 @@
 ``python -m benchmarks ai-strength GAME --a LEVEL --b LEVEL [--games N] [--players N]``
 ``python -m benchmarks step GAME [--moves N] [--backend sqlite|postgres] [--database-url URL]``
 ``python -m benchmarks storage [--backend sqlite|postgres|both] [--seconds S] [--database-url URL]``
-``python -m benchmarks answers [GAME] [--moves N] [--hold S] [--every S]``
+``python -m benchmarks answers [GAME] [--moves N] [--hold S] [--every S] [--pictures K]``
 ``python -m benchmarks ai-pool [--tables N] [--workers N] [--level L] [--seconds S]``
-``python -m benchmarks images [--states N] [--format png|webp]``
+``python -m benchmarks images [--states N] [--format png|webp] [--encoders]``
 ``python -m benchmarks budget [--tables N] [--seconds S] [--every S] [--rate R]``
 ``python -m benchmarks shards [--tables N] [--seconds S]``
 ``python -m benchmarks load [--tables N] [--pictures on|off] [--backend B] [--shards K]``"""
@@ -61,9 +61,15 @@ def main(argv: list[str] | None = None) -> int:
     ans.add_argument("--hold", type=float, default=3.5, help="seconds the lock is held")
     ans.add_argument("--every", type=float, default=5.0,
                      help="seconds from one hold to the next")
+    ans.add_argument("--pictures", choices=("thread", "process"), default=None,
+                     help="where the pictures are drawn (default: the bot's)")
+    ans.add_argument("--picture-workers", type=int, default=None,
+                     help="workers drawing them (default: the bot's)")
     img = commands.add_parser("images", help="table and hand pictures: render time and size")
     img.add_argument("--states", type=int, default=200, help="states drawn per game (at least)")
     img.add_argument("--format", choices=("png", "webp"), default="png")
+    img.add_argument("--encoders", action="store_true",
+                     help="compare the PNG's zlib settings (time against bytes) instead")
     bud = commands.add_parser("budget", help="API calls per move against Discord's global "
                                               "budget (many tables on the fake Discord)")
     bud.add_argument("--tables", type=int, default=200)
@@ -104,7 +110,8 @@ def main(argv: list[str] | None = None) -> int:
     elif args.command == "images":
         from benchmarks import images as images_bench  # Pillow and the cogs load for this one
 
-        result = images_bench.run(args.states, args.format)
+        result = (images_bench.encoders() if args.encoders
+                  else images_bench.run(args.states, args.format))
     elif args.command == "ai-pool":
         from benchmarks import ai_pool as pool_bench  # the bot, the fake Discord, the AI
 
@@ -113,7 +120,8 @@ def main(argv: list[str] | None = None) -> int:
     elif args.command == "answers":
         from benchmarks import answers as answers_bench  # the bot and the fake Discord
 
-        result = answers_bench.run(args.game, args.moves, args.hold, args.every)
+        result = answers_bench.run(args.game, args.moves, args.hold, args.every,
+                                   args.pictures, args.picture_workers)
     elif args.command == "step":
         from benchmarks import step as step_bench  # the bot only loads for this one
 

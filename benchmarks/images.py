@@ -1,27 +1,40 @@
-"""``python -m benchmarks images [--states N] [--format png|webp]``: the pictures' cost.
+"""``python -m benchmarks images [--states N] [--format png|webp] [--encoders]``: the
+pictures' cost.
 
 Plays seeded random games of every registered game (until at least ``--states``
 states each) and draws every state: the public table image and the hand image of
-the seat to act (seat 0 when nobody is), with the render cache off so each
-figure is a real drawing. Card sprites are drawn once first, as a running bot
-keeps them. Prints per game the p50 / p95 render time in ms and the bytes per
-image (mean, max), and what rendering leaves behind per table (it should be
-nothing: the caches are global and bounded), as one JSON line last.
+the seat to act (seat 0 when nobody is), with the scene cache off so each figure is
+a real drawing. The card sprites are prepared first, as a running bot has them.
+Per game it prints the p50 / p95 render time in ms and the bytes per image (mean,
+max) of each kind, twice: ``table`` / ``hand`` as a running bot draws them (the bands
+of the state before still kept, so only what changed is drawn), and ``*_cold`` with
+no band kept (every band drawn and compressed: a table's first picture, a new deal).
+Then the largest scenes (17-player AttackJack, 7-player Jazz) and their bytes, what
+rendering leaves behind per table outside its bounded caches (it should be about
+nothing), the caches' fill, and the load average before and after (the machine's
+other work shows in every figure). One JSON line last.
+
+``--encoders`` instead compares zlib settings for the PNG (level, strategy) on every
+game's pictures: time to compress a picture's bands against its bytes.
 """
 
 from __future__ import annotations
 
 import gc
 import importlib
+import math
+import os
 import random
 import statistics
 import time
 import tracemalloc
+import zlib
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from bot.images import draw
-from bot.images.cards import SIZES, sprite
+from bot.images import draw, png, sprites, text
+from bot.images.cards import SIZES
+from bot.images.palette import CARD_GROUNDS, FELT
 from bot.ui.game_ui import GameUI
 from engine import registry
 from engine.cards import CODE
@@ -64,12 +77,15 @@ def states(game_id: str, seed: int, players: int | None = None,
 
 
 def warm_sprites() -> float:
-    """Every sprite drawn once (what a running bot has after a few games); seconds taken."""
+    """Every card sprite prepared once, in every mark on every ground it lies on (what a
+    running bot has after a few games); seconds taken."""
     began = time.perf_counter()
     for size in SIZES:
-        for mark in ("", "legal", "dim", "win"):
-            for code in (*CODE, None):
-                sprite(code, size, mark)
+        grounds = CARD_GROUNDS[1:] if size == "tiny" else (FELT,)  # seats: tiny cards
+        for ground in grounds:
+            for mark in ("", "legal", "dim", "win"):
+                for code in (*CODE, None):
+                    sprites.card(code, size, mark, "en", ground)
     return time.perf_counter() - began
 
 
@@ -96,33 +112,70 @@ def _figures(times: list[float], sizes: list[int]) -> dict[str, float]:
             "bytes_mean": round(statistics.fmean(sizes)), "bytes_max": max(sizes)}
 
 
+def cold(render: Callable[..., bytes], *args: Any) -> bytes:
+    """A picture drawn with no band kept from before (the sprites stay ready)."""
+    draw.clear_bands()
+    return render(*args)
+
+
 def measure(game_id: str, min_states: int, fmt: draw.Format = "png") -> dict[str, Any]:
     ui = ui_for(game_id)
-    table: tuple[list[float], list[int]] = ([], [])
-    hand: tuple[list[float], list[int]] = ([], [])
+    kinds = ("table", "hand", "table_cold", "hand_cold")
+    figures: dict[str, tuple[list[float], list[int]]] = {k: ([], []) for k in kinds}
+
+    def note(kind: str, ms_size: tuple[float, int]) -> None:
+        figures[kind][0].append(ms_size[0])
+        figures[kind][1].append(ms_size[1])
+
     seed = 0
-    while len(table[0]) < min_states:
+    while len(figures["table"][0]) < min_states:
         seed += 1
+        draw.clear_bands()  # a new table: nothing of it drawn yet
         for game in states(game_id, seed):
             names = NAMES[:game.players]
-            ms, size = _timed(table_image, ui, game, names, fmt)
-            table[0].append(ms)
-            table[1].append(size)
             seat = game.to_act if game.to_act is not None else 0
-            ms, size = _timed(hand_image, ui, game, seat, names, fmt)
-            hand[0].append(ms)
-            hand[1].append(size)
-    return {"game": game_id, "games": seed, "states": len(table[0]),
-            "table": _figures(*table), "hand": _figures(*hand),
+            note("table", _timed(table_image, ui, game, names, fmt))
+            note("hand", _timed(hand_image, ui, game, seat, names, fmt))
+        for game in states(game_id, seed):
+            names = NAMES[:game.players]
+            seat = game.to_act if game.to_act is not None else 0
+            note("table_cold", _timed(cold, table_image, ui, game, names, fmt))
+            note("hand_cold", _timed(cold, hand_image, ui, game, seat, names, fmt))
+    return {"game": game_id, "games": seed, "states": len(figures["table"][0]),
+            **{kind: _figures(*figures[kind]) for kind in kinds},
             "retained_bytes_per_table": retained(game_id, ui)}
 
 
+# The largest pictures people see: every seat of AttackJack's 17, Jazz's 7.
+LARGEST = (("attackjack", 17, {"choice": True, "blind": True}), ("jazz", 7, None))
+
+
+def largest() -> dict[str, Any]:
+    """The bytes of the largest scenes' pictures over whole games (each must stay
+    under 150 KB), and their render time as a running bot draws them."""
+    out: dict[str, Any] = {}
+    for game_id, players, options in LARGEST:
+        ui = ui_for(game_id)
+        times: list[float] = []
+        sizes: list[int] = []
+        for seed in (1, 2):
+            for game in states(game_id, seed, players, options):
+                ms, size = _timed(table_image, ui, game, NAMES[:players], "png")
+                times.append(ms)
+                sizes.append(size)
+        out[f"{game_id}_{players}"] = _figures(times, sizes)
+    return out
+
+
 def retained(game_id: str, ui: GameUI, games: int = 2) -> int:
-    """Bytes still allocated per game after drawing every state of ``games`` more games
-    (one game first, so the global caches are warm): what a table's pictures add to
-    its memory. The target: under 50 KB; the bot keeps no picture on a table."""
+    """Bytes still allocated per game after drawing every state of ``games`` more games,
+    the bounded caches emptied before and after (one game first, so everything Pillow
+    and the fonts load once is loaded): what a table's pictures leave behind outside
+    the caches, whose bounds the tests hold. The target: under 50 KB; the bot keeps no
+    picture on a table."""
     for game in states(game_id, 999):
         table_image(ui, game, NAMES[:game.players], "png")
+    _empty_caches()
     gc.collect()
     tracemalloc.start()
     before = tracemalloc.get_traced_memory()[0]
@@ -130,17 +183,68 @@ def retained(game_id: str, ui: GameUI, games: int = 2) -> int:
         for game in states(game_id, seed):
             table_image(ui, game, NAMES[:game.players], "png")
     del game
+    _empty_caches()
     gc.collect()
     after = tracemalloc.get_traced_memory()[0]
     tracemalloc.stop()
     return max(0, after - before) // games
 
 
+def _empty_caches() -> None:
+    draw.clear_bands()
+    draw._cached.cache_clear()
+    sprites.clear()
+    text.fit.cache_clear()
+    text.length.cache_clear()
+
+
+def encoders(min_states: int = 60) -> dict[str, Any]:
+    """zlib settings compared on every game's pictures (tables and hands, the largest
+    scenes too): per setting, the p50 / p95 ms to compress a picture's bands and its
+    bytes (mean, max)."""
+    pictures: list[list[Any]] = []  # each picture as its band images
+    cases = [(g, None, None) for g in registry.available_games()]
+    for game_id, players, options in [*cases, *LARGEST]:
+        ui = ui_for(game_id)
+        for step, game in enumerate(states(game_id, 1, players, options)):
+            if step >= min_states:
+                break
+            names = NAMES[:game.players]
+            seat = game.to_act if game.to_act is not None else 0
+            for scene in (ui.table_scene(game.public_view(), names),
+                          ui.hand_scene(game.seat_view(seat), names, seat)):
+                pictures.append(draw.band_images(scene))
+    strategies = {"default": zlib.Z_DEFAULT_STRATEGY, "filtered": zlib.Z_FILTERED,
+                  "rle": zlib.Z_RLE, "fixed": zlib.Z_FIXED}
+    settings = [(f"level{level}_{name}", level, strategy) for level in (1, 2, 3, 6, 9)
+                for name, strategy in strategies.items()]
+    times: dict[str, list[float]] = {name: [] for name, _, _ in settings}
+    sizes: dict[str, list[int]] = {name: [] for name, _, _ in settings}
+    # Interleaved, each the best of three: the machine's other work then weighs on every
+    # setting alike instead of on whichever ran while it was busy.
+    for bands in pictures:
+        for name, level, strategy in settings:
+            best = math.inf
+            for _ in range(3):
+                began = time.perf_counter()
+                pieces = [png.piece(image, level, strategy) for image in bands]
+                best = min(best, (time.perf_counter() - began) * 1000)
+            times[name].append(best)
+            sizes[name].append(sum(len(p.data) for p in pieces) + 900)  # chunks, palette
+    return {"pictures": len(pictures), "chosen": f"level {png.LEVEL}, strategy {png.STRATEGY}",
+            **{name: _figures(times[name], sizes[name]) for name, _, _ in settings}}
+
+
 def run(min_states: int = 200, fmt: draw.Format = "png") -> dict[str, Any]:
+    load_before = os.getloadavg()
     result: dict[str, Any] = {"benchmark": "images", "format": fmt, "width": draw.WIDTH,
                               "sprites_warm_s": round(warm_sprites(), 2),
                               "render_cache_images": draw.CACHE_SIZE}
     for game_id in registry.available_games():
         figures = measure(game_id, min_states, fmt)
         result[game_id] = {k: v for k, v in figures.items() if k != "game"}
+    result["largest"] = largest()
+    result["caches"] = {**sprites.stats(), **draw.band_stats()}
+    result["load_before"] = [round(x, 2) for x in load_before]
+    result["load_after"] = [round(x, 2) for x in os.getloadavg()]
     return result

@@ -1,10 +1,11 @@
-"""Card sprites drawn with Pillow: faces (rank, suit, colour; jokers) and backs, cached.
+"""Card sprites drawn with Pillow: faces (rank, suit, colour; jokers) and backs.
 
-A sprite is drawn once per (code, size, mark, language) at three times its size and
-scaled down, which smooths the rounded corners and the glyphs; after that every use
-is a dictionary lookup and a paste. A face's rank letter and the joker's word are
-said in that language (``engine.cards.RANK_TEXTS`` and the joker's label), so the
-picture shows the letters the text shows.
+A sprite is drawn in full colour (RGBA) once per (code, size, mark, language) at three
+times its size and scaled down, which smooths the rounded corners and the glyphs.
+That is only the first step: ``bot.images.sprites`` lays it on the ground it is
+drawn on and keeps it in the shared palette, ready to paste. A face's rank letter and
+the joker's word are said in that language (``engine.cards.RANK_TEXTS`` and the
+joker's label), so the picture shows the letters the text shows.
 """
 
 from __future__ import annotations
@@ -13,22 +14,31 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
+from bot.images import text
+from bot.images.palette import (
+    BACK,
+    BACK_BORDER,
+    BACK_LINE,
+    BLACK,
+    DIM,
+    EDGE,
+    FACE,
+    GOLD,
+    JOKER_INK,
+    RED,
+)
 from bot.images.text import font
 from engine import cards
+from engine.text import Text
 from locales import ENGLISH, say
 
 SIZES = {"large": (64, 90), "small": (48, 67), "tiny": (34, 48)}
 SCALE = 3
+# Full-colour sprites are only the palette sprites' first step: few are kept.
+RGBA_CACHE = 128
 
-FACE = (252, 252, 250)
-EDGE = (120, 120, 120)
-RED = (200, 30, 40)
-BLACK = (20, 20, 24)
-JOKER_INK = (110, 40, 160)
-BACK = (32, 58, 140)
-BACK_LINE = (78, 108, 196)
-GOLD = (246, 196, 60)
-DIM = (60, 60, 60, 150)
+__all__ = ["BLACK", "GOLD", "RED", "SIZES", "face_language", "rank_text", "sprite",
+           "suit_colour"]
 
 
 def suit_colour(letter: str) -> tuple[int, int, int]:
@@ -38,11 +48,28 @@ def suit_colour(letter: str) -> tuple[int, int, int]:
 def sprite(code: str | None, size: str, mark: str = "", language: str = ENGLISH) -> Image.Image:
     """The RGBA image of a card (None: its back) at ``size``, with its ``mark``, its
     letters in ``language``; drawn once, then cached (one key however it is called)."""
-    return _drawn(code, size, mark, language)
+    return _drawn(code, size, mark, face_language(code, language))
 
 
-@lru_cache(maxsize=512)
+def face_language(code: str | None, language: str) -> str:
+    """``language`` if the card's face says a word in it (a court card's or an ace's
+    letter, the joker's word), else English: a number or a back is the same everywhere,
+    so it is drawn and kept once for every language."""
+    if code is None:
+        return ENGLISH
+    if code == "JK":
+        return language
+    said = cards.RANK_TEXTS[cards.RANK[cards.parse_card(code)]]
+    return language if isinstance(said, Text) else ENGLISH  # a plain str is never translated
+
+
+@lru_cache(maxsize=RGBA_CACHE)
 def _drawn(code: str | None, size: str, mark: str, language: str) -> Image.Image:
+    with text.FONT_LOCK:
+        return _draw(code, size, mark, language)
+
+
+def _draw(code: str | None, size: str, mark: str, language: str) -> Image.Image:
     w, h = SIZES[size]
     big = Image.new("RGBA", (w * SCALE, h * SCALE), (0, 0, 0, 0))
     draw = ImageDraw.Draw(big)
@@ -99,7 +126,7 @@ def _joker(draw: ImageDraw.ImageDraw, w: int, h: int, language: str) -> None:
 
 
 def _back(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], radius: int) -> None:
-    draw.rounded_rectangle(box, radius, fill=BACK, outline=(240, 240, 240), width=2 * SCALE)
+    draw.rounded_rectangle(box, radius, fill=BACK, outline=BACK_BORDER, width=2 * SCALE)
     x0, y0, x1, y1 = box
     inset = 5 * SCALE
     step = 6 * SCALE
@@ -114,13 +141,8 @@ def _back(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], radius: int
     draw.rectangle((x0, y1 - inset + 1, x1, y1), fill=(0, 0, 0, 0))
     draw.rectangle((x0, y0, x0 + inset - 1, y1), fill=(0, 0, 0, 0))
     draw.rectangle((x1 - inset + 1, y0, x1, y1), fill=(0, 0, 0, 0))
-    draw.rounded_rectangle(box, radius, outline=(240, 240, 240), width=inset)
+    draw.rounded_rectangle(box, radius, outline=BACK_BORDER, width=inset)
+    # A thin grey rim, as a face has: in a fan of backs it marks where each one ends.
+    draw.rounded_rectangle(box, radius, outline=EDGE, width=SCALE)
     draw.rounded_rectangle((x0 + inset, y0 + inset, x1 - inset, y1 - inset),
                            max(2, radius - inset), outline=BACK, width=SCALE)
-
-
-def sprite_bytes() -> int:
-    """How much memory the cached sprites hold (the benchmark reports it)."""
-    info = _drawn.cache_info()
-    w, h = SIZES["large"]
-    return info.currsize * w * h * 4  # an upper bound: the large size, four bytes a pixel

@@ -23,7 +23,7 @@ import locales
 from benchmarks.images import states, ui_for
 from bot import images
 from bot.images import cards as card_sprites
-from bot.images import draw, scene, text
+from bot.images import draw, scene, sprites, text
 from bot.images.cards import SIZES, rank_text, sprite
 from bot.ui import markup
 from engine import cards, registry
@@ -296,6 +296,8 @@ def marked(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
                         lambda lang: Marked() if lang == "sv" else NullTranslations())
     yield
     card_sprites._drawn.cache_clear()
+    sprites.clear()
+    draw.clear_bands()
     draw._cached.cache_clear()
 
 
