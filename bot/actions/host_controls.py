@@ -44,9 +44,10 @@ from bot.table.timers import Clock
 from bot.ui import replies
 from bot.ui.game_ui import GameUI, option_line
 from bot.ui.lobby_controls import OFF, ON, options_panel
+from bot.ui.markup import say_safe
 from engine.core import OptionError, choice_label, option_label
 from engine.text import TN, T, Text
-from locales import _, say
+from locales import _
 
 if TYPE_CHECKING:  # wired by the croupier; imported for the types only (no cycle)
     from bot.actions.clicks import Clicks
@@ -180,7 +181,7 @@ class HostControls:
                 else:
                     await self._set(interaction, table, option, values)
             except TableError as error:
-                await replies.reply(interaction, say(error))
+                await replies.reply(interaction, say_safe(error))  # names the host
 
     async def _open(self, interaction: discord.Interaction, table: Table) -> None:
         _require_host(table, interaction.user.id, only_host_options(table))

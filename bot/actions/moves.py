@@ -19,8 +19,9 @@ from bot.table.timers import Clock
 from bot.ui import replies
 from bot.ui.board import Board
 from bot.ui.hands import Hands
+from bot.ui.markup import say_safe
 from bot.ui.presenter import Presenter
-from locales import _, say
+from locales import _
 
 
 class Moves:
@@ -59,7 +60,7 @@ class Moves:
                 found.require_playing()
                 seat = found.seated(interaction.user.id)
             except TableError as error:
-                await replies.reply(interaction, say(error))
+                await replies.reply(interaction, say_safe(error))
                 return
             back = False
             if found.seats[seat].away:

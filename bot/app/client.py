@@ -79,6 +79,9 @@ class CardTableBot(commands.AutoShardedBot):
             options.setdefault("shard_count", shards.count)
             if shards.ids is not None:
                 options.setdefault("shard_ids", list(shards.ids))
+        # Nothing the bot writes pings anyone unless the call says whom (replies.PINGS: the
+        # players it tells): a name that slipped through unescaped still pings nobody.
+        options.setdefault("allowed_mentions", discord.AllowedMentions.none())
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
                          help_command=None, tree_cls=CardTableTree, **options)
         self.settings = settings

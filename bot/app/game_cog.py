@@ -25,7 +25,6 @@ from bot.ui import markup, replies
 from bot.ui.game_ui import GameUI
 from engine.registry import available_games
 from engine.text import T
-from locales import say
 
 log = logging.getLogger(__name__)
 
@@ -133,7 +132,8 @@ class GameCog(commands.Cog):
             try:  # seconds, 0 = off; None: not given (the server's default applies)
                 timer = parse_duration(typed) if typed is not None else None
             except DurationError as error:
-                await replies.reply(interaction, say(error))
+                # (it quotes what they typed: escaped like a name)
+                await replies.reply(interaction, markup.say_safe(error, typed=("value",)))
                 return
             await self.commands.open_table(interaction, ui, options, chosen.get("hands"),
                                            timer, chosen.get("images"),

@@ -108,7 +108,7 @@ class Hints:
             try:
                 seat = check_hint(table, user, step)
             except TableError as error:
-                await replies.reply(interaction, say(error))
+                await replies.reply(interaction, markup.say_safe(error))
                 return
             assert table.game is not None
             game = table.game.clone()  # the AI reads a copy: the table may move meanwhile
@@ -125,7 +125,7 @@ class Hints:
             try:  # this step's search (running or answered), else a new one if not too soon
                 ticket = self.searches.ask(table_id, step, user, search, markup.relative_time)
             except TableError as error:
-                await replies.reply(interaction, say(error))
+                await replies.reply(interaction, markup.say_safe(error))
                 return
         try:
             await replies.defer(interaction)  # a private "thinking…": the search takes a moment
@@ -150,7 +150,7 @@ class Hints:
             try:  # the table may have moved on while the AI thought: then no hint
                 seat = check_hint(table, user, step)
             except TableError as error:
-                await replies.reply(interaction, say(error))
+                await replies.reply(interaction, markup.say_safe(error))
                 return
             if action is None:  # dropped though the table is where it was: the AI stopped
                 await replies.reply(interaction, say(NO_HINT))

@@ -178,7 +178,8 @@ class Rematches:
         if await self._channel_busy(interaction, old):
             return
         if user.id != old.host_id:
-            await replies.reply(interaction, say(NOT_HOST.filled(host=old.host_name)))
+            await replies.reply(interaction,
+                                markup.say_safe(NOT_HOST.filled(host=old.host_name)))
             return
         missing = missing_permissions(interaction)
         if missing:
@@ -229,7 +230,7 @@ class Rematches:
             problem = await self._open_and_start(table)
             if problem is not None:
                 if not await self._channel_busy(interaction, old):
-                    await replies.reply(interaction, say(problem))
+                    await replies.reply(interaction, markup.say_safe(problem))
                 return
             # The answer first (one API call): the clicked result shows its rematch started.
             with speaking(old.language):  # the channel's message: the table's language

@@ -33,7 +33,7 @@ from bot.ui.attachments import Picture, show
 from bot.ui.game_ui import GameUI
 from bot.ui.poster import EditCoalescer, Gone, Poster
 from bot.ui.replies import NO_PINGS, PINGS
-from locales import _, say
+from locales import _
 
 log = logging.getLogger(__name__)
 
@@ -70,7 +70,8 @@ class Board:
                     "view": lobby_controls.add_to_lobby(lobby, table)}
         if table.game is None:  # a lobby that closed
             embed = discord.Embed(title=_("{game}: closed", game=ui.title), colour=ui.COLOUR,
-                                  description="\n".join(say(e) for e in table.lines)
+                                  description="\n".join(markup.say_safe(e)
+                                                         for e in table.lines)
                                   or _("Closed."))
             return {"content": None, "embed": embed, "view": None}
         view = table.game.public_view()

@@ -8,7 +8,7 @@ game; the cogs compose these pieces.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from typing import Any
 
 import discord
@@ -161,18 +161,20 @@ def _escape_bare(match: re.Match[str]) -> str:
     return found[:-1] + "\\" + found[-1]
 
 
-def say_safe(value: Any) -> str:
+def say_safe(value: Any, typed: Collection[str] = ()) -> str:
     """``locales.say`` for a sentence kept to be said later (a table's line, a refusal):
     the names in it (``NAME_PARAMS``, also in a sentence inside it) are escaped as they are
-    said, so a table saved by any version draws safely."""
+    said, so a table saved by any version draws safely. ``typed``: more parameters that
+    hold what someone typed (a refusal of a turn timer quotes it as ``value``)."""
     if isinstance(value, BaseException) and value.args and isinstance(value.args[0], Text):
         value = value.args[0]
-    return say(_escaped(value) if isinstance(value, Text) else value)
+    names = NAME_PARAMS | frozenset(typed)
+    return say(_escaped(value, names) if isinstance(value, Text) else value)
 
 
-def _escaped(text: Text) -> Text:
-    params = {key: _escaped(value) if isinstance(value, Text)
-              else safe_name(value) if key in NAME_PARAMS and isinstance(value, str)
+def _escaped(text: Text, names: frozenset[str] = NAME_PARAMS) -> Text:
+    params = {key: _escaped(value, names) if isinstance(value, Text)
+              else safe_name(value) if key in names and isinstance(value, str)
               else value
               for key, value in text.params.items()}
     if params == text.params:

@@ -20,6 +20,7 @@ from bot.ui import replies, turn_notices
 from bot.ui.board import Board, save_posts
 from bot.ui.game_ui import GameUI
 from bot.ui.hands import Hands
+from bot.ui.markup import say_safe
 from bot.ui.poster import Poster
 from engine.events import Played
 from engine.text import T
@@ -99,9 +100,9 @@ class Presenter:
         table, error = outcome.table, outcome.refusal
         seat = outcome.seat
         if seat is None or table.status != PLAYING or table.game is None:
-            await replies.reply(interaction, say(error))
+            await replies.reply(interaction, say_safe(error))
             return
-        sentences = [say(error)]
+        sentences = [say_safe(error)]  # "it is {player}'s turn": a name people typed
         if not isinstance(error, StaleClick):
             sentences.append(_("Nothing was changed."))
         sentences.append(_("Here is your hand as it is now:"))

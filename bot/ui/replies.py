@@ -11,7 +11,8 @@ edited afterwards, so a lobby redraw still lands on the lobby); a slash command
 is deferred with a private "thinking…" that its first follow-up replaces.
 
 An answer is in the current language, its reader's (``locales``): a ``Text``
-given as its content (a refusal, a constant such as ``CLOSED``) is said in it.
+given as its content (a refusal, a constant such as ``CLOSED``) is said in it, the
+names people typed in it escaped (``markup.say_safe``); a ``str`` is taken as drawn.
 """
 
 from __future__ import annotations
@@ -63,7 +64,8 @@ async def reply(interaction: discord.Interaction, content: str | None = None, *,
                 ephemeral: bool = True) -> None:
     """A new message answering the interaction (or a follow-up once it was answered);
     a ``Text`` content is said in the current language."""
-    kwargs: dict[str, Any] = {"content": markup.content(say(content)) if content else None,
+    kwargs: dict[str, Any] = {"content": markup.content(markup.say_safe(content))
+                              if content else None,
                               "ephemeral": ephemeral, "allowed_mentions": NO_PINGS}
     for name, value in (("embed", embed), ("view", view), ("file", file)):
         if value is not None:
@@ -91,7 +93,7 @@ async def reply(interaction: discord.Interaction, content: str | None = None, *,
 async def update(interaction: discord.Interaction, **kwargs: Any) -> None:
     """Replace the clicked message (DM hand, ephemeral hand, lobby) in the response."""
     if isinstance(kwargs.get("content"), Text):
-        kwargs["content"] = say(kwargs["content"])
+        kwargs["content"] = markup.say_safe(kwargs["content"])
     kwargs = for_edit(kwargs)
     async with _lock(interaction):
         try:

@@ -9,9 +9,11 @@ characters masked (Discord reads ``\\<`` as a plain ``<`` before any mention rul
 
 from __future__ import annotations
 
+import ast
 import random
 import re
 import unicodedata
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -20,7 +22,7 @@ from hypothesis import strategies as st
 import locales
 from bot.table.state import Table, TableError
 from bot.ui import markup
-from bot.ui.markup import safe_name, say_safe
+from bot.ui.markup import NAME_PARAMS, safe_name, say_safe
 from cogs.attackjack import AttackJackUI
 from cogs.california_jack import CaliforniaJackUI
 from cogs.jacko import JackoUI
@@ -301,3 +303,50 @@ def test_every_drawing_of_a_game_keeps_hostile_names_harmless(ui_class, engine_i
     final = ui.final_embed(table, table.game)
     assert_safe(final)
     assert any(safe_name(HOSTILE["masked link"]) in text for text in texts_of(final))
+
+
+# ------------------------------------------------------------------ where they are said
+
+
+def test_a_refusal_quoting_what_someone_typed_says_it_escaped():
+    error = TableError(T("I cannot read {value} as a time.", value="'[x](https://evil.example)'"))
+    assert "](" in say_safe(error)  # a value is not a name: as it is, unless asked
+    said = say_safe(error, typed=("value",))
+    assert not LINK.search(said)
+    assert rendered(said) == "I cannot read '［x］(https://evil.example)' as a time."
+
+
+KEPT = {"error", "refusal", "problem", "why"}  # what holds a refusal or a kept sentence
+
+
+def _say_calls(tree: ast.AST) -> list[tuple[ast.Call, set[str]]]:
+    """Every ``say(...)`` call, with the names ``except ... as`` bound around it."""
+    calls = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and (
+                (isinstance(node.func, ast.Name) and node.func.id == "say")
+                or (isinstance(node.func, ast.Attribute) and node.func.attr == "say")):
+            calls.append(node)
+    bound = {h.name for h in ast.walk(tree) if isinstance(h, ast.ExceptHandler) and h.name}
+    return [(call, bound) for call in calls]
+
+
+def test_no_refusal_or_sentence_with_a_name_is_said_without_escaping_it():
+    """A refusal (an exception, an outcome's) or a sentence filled in with a name says
+    whose turn it is or who the host is: said with ``say_safe``, never ``say``. (A move
+    or a hint out of turn needs a forged click, which discord.py drops before any
+    handler: the end-to-end scan cannot reach those, this rule holds them.)"""
+    root = Path(__file__).resolve().parents[2]
+    found = []
+    for path in sorted([*root.glob("bot/**/*.py"), *root.glob("cogs/*.py")]):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for call, bound in _say_calls(tree):
+            said = call.args[0] if call.args else None
+            where = f"{path.relative_to(root)}:{call.lineno}"
+            if isinstance(said, ast.Name) and (said.id in bound or said.id in KEPT):
+                found.append(f"{where}: say({said.id})")
+            if isinstance(said, ast.Call) and isinstance(said.func, ast.Attribute) \
+                    and said.func.attr == "filled" \
+                    and {k.arg for k in said.keywords} & NAME_PARAMS:
+                found.append(f"{where}: say(….filled(a name))")
+    assert not found, "\n".join(found)
