@@ -104,7 +104,7 @@ _PRUNE = """
         RETURNING 1)
     SELECT COUNT(*) FROM gone
 """
-PRUNE_BATCH = 500  # rows deleted per statement (each its own transaction)
+PRUNE_BATCH = 200  # rows deleted per statement (each its own transaction)
 
 
 def utc_now() -> datetime:

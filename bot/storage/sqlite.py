@@ -75,7 +75,7 @@ _ID_TAKEN = ("SELECT 1 FROM live_tables WHERE table_id = ?"
 _PRUNE = ("DELETE FROM live_tables WHERE table_id IN (SELECT table_id FROM live_tables"
           " WHERE status IN ('finished', 'stopped') AND created_at < ? AND updated_at < ?"
           " LIMIT ?)")
-PRUNE_BATCH: Final = 500  # rows deleted per transaction
+PRUNE_BATCH: Final = 200  # rows deleted per transaction (a short hold of the write lock)
 
 
 def utc_now() -> datetime:
