@@ -33,6 +33,7 @@ async def test_a_tiny_load_run_counts_real_moves_and_consistent_figures():
     same = result["consistency"]
     assert same["moves_counted"] > 0
     assert same["moves_counted"] == same["moves_bot_counted"] == same["moves_stored"], same
+    assert same["bot_idle_at_end"]
 
     (process,) = result["bot"]["processes"]
     assert process["loop_lag"]["samples"] > 0, "the bot's loop lag was read from /metrics"
