@@ -192,12 +192,42 @@ async def test_a_game_nobody_moves_on_stops_after_30_days_even_without_a_timer(
     [summary] = await bot.store.history(fake.world.guild.id)  # recorded as stopped:
     assert not summary.completed  # it counts for nobody, as a host's stop
     assert await bot.store.leaderboard("jazz", fake.world.guild.id) == []
+    # (Told once the table is closed: the fake sees it come.)
+    await fake.wait_for(lambda: "so I stopped it" in general.last_message.content)
     notice = general.last_message
     assert "Nobody moved at the Jazz table for 30 days, so I stopped it" in notice.content
     assert all(f"<@{u.id}>" in notice.content for u in users)
     board = fake.find_message(general, text="Nobody moved for 30 days, so the table was "
                                             "stopped.")
     assert board is not None and table_message(fake, general) is None  # no My hand left
+
+
+async def test_an_idle_stop_storage_refuses_is_tried_again_later_not_in_a_loop(
+        fake, users, general, jazz_bot, clock, monkeypatch):
+    bot = jazz_bot
+    await start_jazz(fake, general, users, turn_timer="off")
+    await idle(bot)
+    table = live(bot, general)
+    real, tries = bot.store.finish_table, []
+
+    async def failing_once(*args, **kwargs):
+        tries.append(args[0])
+        if len(tries) == 1:
+            raise RuntimeError("database is locked")
+        return await real(*args, **kwargs)
+
+    monkeypatch.setattr(bot.store, "finish_table", failing_once)
+    clock.advance(30 * DAY)
+    await idle(bot)
+    assert len(tries) == 1 and live(bot, general) is table  # as it was, still playing
+    assert table.status == "playing" and table.lines != []
+    clock.advance(600 - 1)
+    await idle(bot)
+    assert len(tries) == 1  # no second try at once
+    clock.advance(1)
+    await idle(bot)
+    assert len(tries) == 2 and live(bot, general) is None
+    await fake.wait_for(lambda: "so I stopped it" in general.last_message.content)
 
 
 async def test_a_game_left_idle_while_the_bot_was_down_is_stopped_when_it_comes_back(
@@ -212,7 +242,7 @@ async def test_a_game_left_idle_while_the_bot_was_down_is_stopped_when_it_comes_
     await idle(again)
     assert live(again, general) is None
     assert (await again.store.load_table(table_id)).status == "stopped"
-    assert "so I stopped it" in general.last_message.content
+    await fake.wait_for(lambda: "so I stopped it" in general.last_message.content)
 
 
 # ------------------------------------------------------------------ places that go away
