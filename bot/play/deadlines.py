@@ -89,9 +89,12 @@ class Deadlines:
             self.driver.timers.cancel(table.table_id)
             self.driver.tasks.serve(self._again(table), f"idle-{table.table_id}")
             return
-        if ended:
-            await self.front.stopped(table)
-            await self.front.idle_stopped(table)
+        if ended:  # told as a task of the table's: the bot is busy (and shutdown waits)
+            self.driver.tasks.spawn(self._tell_idle(table), f"idle-stop-{table.table_id}")
+
+    async def _tell_idle(self, table: Table) -> None:
+        await self.front.stopped(table)
+        await self.front.idle_stopped(table)
 
     async def _again(self, table: Table) -> None:
         """After a failed idle stop: its timer again in a while (not at once, in a loop)."""
