@@ -2,7 +2,8 @@
 
 State is kept in flat lists of ints so that random playouts and AI search stay
 fast; legal actions are computed once per position and cached until the next
-action.
+action. Each hand is kept sorted (whoever sets one sorts it), so that the cards of
+a suit, consecutive ints, are one slice of it.
 
 Public view keys (``public_view``):
   game, players, deal (0..5), deal_name (a ``Text``, ``DEAL_NAMES``), deal_kind
@@ -26,6 +27,8 @@ on the first empty hand in Sevens) and then ``GameEnded`` after the Sevens deal.
 from __future__ import annotations
 
 import random
+from bisect import bisect_left
+from itertools import chain
 from typing import Any, Self
 
 from engine import cards
@@ -193,13 +196,13 @@ class Jazz(Game):
             raise RulesError(T("Jazz deals every card: there is no stock."))
         if deal.first is not None:
             raise RulesError(T("Jazz has no lot for the first player: 'first' must be empty."))
-        dealt = [c for hand in deal.hands for c in hand]
+        dealt = sorted(chain.from_iterable(deal.hands))
         if index == SEVENS_DEAL:
             deck, sizes = list(cards.DECK), sevens_hand_sizes(n, forehand)
         else:
             deck = trick_deck(n)
             sizes = [len(deck) // n] * n
-        if sorted(dealt) != deck:
+        if dealt != deck:
             if index == SEVENS_DEAL:
                 raise RulesError(TN("Deal {deal} with {n} player must use all 52 cards, once "
                                     "each.",
@@ -226,7 +229,7 @@ class Jazz(Game):
                                     dealt=len(hand)))
         self._deal = index
         self._in_deal = True
-        self._hands = [list(hand) for hand in deal.hands]
+        self._hands = [sorted(hand) for hand in deal.hands]
         self._points.append([0] * n)
         self._to_act = self.to_act = forehand
         self._legal = None
@@ -258,8 +261,10 @@ class Jazz(Game):
         else:
             hand = self._hands[self._to_act]
             if self._trick:
-                led = SUIT[self._trick[0]]
-                legal = [c for c in hand if SUIT[c] == led] or list(hand)
+                # Follow suit if you can. A suit's cards are consecutive ints (from its 2,
+                # suit * 13), so in the sorted hand they are one slice.
+                two = SUIT[self._trick[0]] * 13
+                legal = hand[bisect_left(hand, two):bisect_left(hand, two + 13)] or list(hand)
             else:
                 legal = list(hand)
         self._legal = legal

@@ -74,7 +74,7 @@ class JazzAI(GameAI):
         hands = state._hands
         for s, dealt in zip(obs.others, deal_unseen(obs.pool, obs.sizes, obs.barred, rng),
                             strict=True):
-            hands[s] = dealt
+            hands[s] = sorted(dealt)  # the engine keeps hands sorted
         return state
 
     def rollout(self, state: Game, obs: Observation, rng: random.Random) -> list[float]:

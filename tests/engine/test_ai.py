@@ -19,7 +19,7 @@ from engine.ai.search import search
 from engine.attackjack import AttackJack, AttackJackOptions
 from engine.california_jack import CaliforniaJack, CaliforniaJackOptions
 from engine.cards import parse_card
-from engine.core import PASS, Game, Options, RulesError
+from engine.core import ACTIONS, PASS, Game, Options, RulesError
 from engine.jacko import Jacko, JackoOptions
 from engine.jazz import SEVENS_DEAL, Jazz, JazzOptions
 from engine.records import restore
@@ -399,6 +399,29 @@ def test_the_fast_trick_rollout_plays_and_scores_as_the_engine_does(players, opt
             engine_rollout(slow, random.Random(seed))
             assert slow.to_act is None
             assert points == slow.deal_points[deal_index]
+
+
+@pytest.mark.parametrize("players", [3, 4, 7])
+def test_the_worlds_jazz_samples_keep_the_engines_rules(players):
+    # The engine keeps each hand sorted and finds the led suit's cards by bisection, so
+    # a sampled world with a hand out of order would give the search wrong legal actions.
+    ai = game_ai("jazz")
+    rng = random.Random(players)
+    for deal_index in range(SEVENS_DEAL + 1):
+        game = _jazz_deal_in_progress(players, deal_index, rng)
+        for _ in range(rng.randrange(3 * players)):
+            if game.to_act is None:
+                break
+            game.apply(game.to_act, rng.choice(game.legal_actions()))
+        if game.to_act is None:
+            continue
+        obs = ai.observe(game, game.to_act)
+        for seed in range(4):
+            world = ai.determinize(obs, random.Random(seed))
+            while world.to_act is not None:
+                legal = world.legal_actions()
+                assert sorted(legal) == [a for a in ACTIONS if world.why_illegal(a) is None]
+                world.apply_quietly(world.to_act, rng.choice(legal))
 
 
 @pytest.mark.parametrize("players", [3, 4, 6])
