@@ -6,9 +6,12 @@ states each) and draws every state: the public table image and the hand image of
 the seat to act (seat 0 when nobody is), with the scene cache off so each figure is
 a real drawing. The card sprites are prepared first, as a running bot has them.
 Per game it prints the p50 / p95 render time in ms and the bytes per image (mean,
-max) of each kind, twice: ``table`` / ``hand`` as a running bot draws them (the bands
-of the state before still kept, so only what changed is drawn), and ``*_cold`` with
-no band kept (every band drawn and compressed: a table's first picture, a new deal).
+max) of each kind, twice: ``table`` / ``hand`` as a running bot draws them (the
+game's usual words said before, at another table; the table's names new; the bands of
+the state before still kept, so only what changed is drawn), and ``*_cold`` with no
+band kept (every band drawn and compressed: a table's first picture, a new deal).
+``*_cpu`` are the same pictures in this thread's CPU time, which leaves out the time
+other processes had the core.
 Then the largest scenes (17-player AttackJack, 7-player Jazz) and their bytes, what
 rendering leaves behind per table outside its bounded caches (it should be about
 nothing), the caches' fill, and the load average before and after (the machine's
@@ -32,7 +35,7 @@ import zlib
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from bot.images import draw, png, sprites, text
+from bot.images import cards, draw, png, sprites, text
 from bot.images.cards import SIZES
 from bot.images.palette import CARD_GROUNDS, FELT
 from bot.ui.game_ui import GameUI
@@ -89,10 +92,13 @@ def warm_sprites() -> float:
     return time.perf_counter() - began
 
 
-def _timed(render: Callable[..., bytes], *args: Any) -> tuple[float, int]:
-    began = time.perf_counter()
+def _clocked(render: Callable[..., bytes], *args: Any) -> tuple[float, float, int]:
+    """Wall ms, this thread's CPU ms, and the bytes of one picture. The CPU time leaves
+    out the time other processes had the core: on a busy machine it is the cost."""
+    began, cpu = time.perf_counter(), time.thread_time()
     data = render(*args)
-    return (time.perf_counter() - began) * 1000, len(data)
+    return ((time.perf_counter() - began) * 1000, (time.thread_time() - cpu) * 1000,
+            len(data))
 
 
 def table_image(ui: GameUI, game: Game, names: tuple[str, ...], fmt: draw.Format) -> bytes:
@@ -106,10 +112,14 @@ def hand_image(ui: GameUI, game: Game, seat: int, names: tuple[str, ...],
 
 
 def _figures(times: list[float], sizes: list[int]) -> dict[str, float]:
+    return {**_quantiles(times), "bytes_mean": round(statistics.fmean(sizes)),
+            "bytes_max": max(sizes)}
+
+
+def _quantiles(times: list[float]) -> dict[str, float]:
     ordered = sorted(times)
     return {"p50_ms": round(statistics.median(ordered), 2),
-            "p95_ms": round(ordered[min(len(ordered) - 1, int(len(ordered) * 0.95))], 2),
-            "bytes_mean": round(statistics.fmean(sizes)), "bytes_max": max(sizes)}
+            "p95_ms": round(ordered[min(len(ordered) - 1, int(len(ordered) * 0.95))], 2)}
 
 
 def cold(render: Callable[..., bytes], *args: Any) -> bytes:
@@ -122,11 +132,14 @@ def measure(game_id: str, min_states: int, fmt: draw.Format = "png") -> dict[str
     ui = ui_for(game_id)
     kinds = ("table", "hand", "table_cold", "hand_cold")
     figures: dict[str, tuple[list[float], list[int]]] = {k: ([], []) for k in kinds}
+    cpu: dict[str, list[float]] = {k: [] for k in kinds}
 
-    def note(kind: str, ms_size: tuple[float, int]) -> None:
-        figures[kind][0].append(ms_size[0])
-        figures[kind][1].append(ms_size[1])
+    def note(kind: str, clocked: tuple[float, float, int]) -> None:
+        figures[kind][0].append(clocked[0])
+        cpu[kind].append(clocked[1])
+        figures[kind][1].append(clocked[2])
 
+    said_before(game_id, ui)
     seed = 0
     while len(figures["table"][0]) < min_states:
         seed += 1
@@ -134,16 +147,32 @@ def measure(game_id: str, min_states: int, fmt: draw.Format = "png") -> dict[str
         for game in states(game_id, seed):
             names = NAMES[:game.players]
             seat = game.to_act if game.to_act is not None else 0
-            note("table", _timed(table_image, ui, game, names, fmt))
-            note("hand", _timed(hand_image, ui, game, seat, names, fmt))
+            note("table", _clocked(table_image, ui, game, names, fmt))
+            note("hand", _clocked(hand_image, ui, game, seat, names, fmt))
         for game in states(game_id, seed):
             names = NAMES[:game.players]
             seat = game.to_act if game.to_act is not None else 0
-            note("table_cold", _timed(cold, table_image, ui, game, names, fmt))
-            note("hand_cold", _timed(cold, hand_image, ui, game, seat, names, fmt))
+            note("table_cold", _clocked(cold, table_image, ui, game, names, fmt))
+            note("hand_cold", _clocked(cold, hand_image, ui, game, seat, names, fmt))
     return {"game": game_id, "games": seed, "states": len(figures["table"][0]),
             **{kind: _figures(*figures[kind]) for kind in kinds},
+            **{f"{kind}_cpu": _quantiles(cpu[kind]) for kind in kinds},
             "retained_bytes_per_table": retained(game_id, ui)}
+
+
+# Another table's players: their game teaches the caches the game's usual words, not
+# the measured table's names (nor the sentences holding them).
+OTHERS = tuple(f"Someone {chr(0x41 + i)}" for i in range(17))
+
+
+def said_before(game_id: str, ui: GameUI) -> None:
+    """Every state of another table's game drawn (other names): a running bot has said
+    the game's usual words (labels, counts, scores) before."""
+    for game in states(game_id, 10_000):
+        names = OTHERS[:game.players]
+        seat = game.to_act if game.to_act is not None else 0
+        table_image(ui, game, names, "png")
+        hand_image(ui, game, seat, names, "png")
 
 
 # The largest pictures people see: every seat of AttackJack's 17, Jazz's 7.
@@ -157,13 +186,16 @@ def largest() -> dict[str, Any]:
     for game_id, players, options in LARGEST:
         ui = ui_for(game_id)
         times: list[float] = []
+        cpu: list[float] = []
         sizes: list[int] = []
         for seed in (1, 2):
+            draw.clear_bands()  # a new table
             for game in states(game_id, seed, players, options):
-                ms, size = _timed(table_image, ui, game, NAMES[:players], "png")
+                ms, cpu_ms, size = _clocked(table_image, ui, game, NAMES[:players], "png")
                 times.append(ms)
+                cpu.append(cpu_ms)
                 sizes.append(size)
-        out[f"{game_id}_{players}"] = _figures(times, sizes)
+        out[f"{game_id}_{players}"] = {**_figures(times, sizes), "cpu": _quantiles(cpu)}
     return out
 
 
@@ -187,6 +219,7 @@ def retained(game_id: str, ui: GameUI, games: int = 2) -> int:
     gc.collect()
     after = tracemalloc.get_traced_memory()[0]
     tracemalloc.stop()
+    warm_sprites()  # as the next measurement expects them
     return max(0, after - before) // games
 
 
@@ -194,6 +227,7 @@ def _empty_caches() -> None:
     draw.clear_bands()
     draw._cached.cache_clear()
     sprites.clear()
+    cards._drawn.cache_clear()
     text.fit.cache_clear()
     text.length.cache_clear()
 
@@ -202,7 +236,7 @@ def encoders(min_states: int = 60) -> dict[str, Any]:
     """zlib settings compared on every game's pictures (tables and hands, the largest
     scenes too): per setting, the p50 / p95 ms to compress a picture's bands and its
     bytes (mean, max)."""
-    pictures: list[list[Any]] = []  # each picture as its band images
+    pictures: list[list[bytes]] = []  # each picture as its bands' scanlines
     cases = [(g, None, None) for g in registry.available_games()]
     for game_id, players, options in [*cases, *LARGEST]:
         ui = ui_for(game_id)
@@ -227,7 +261,7 @@ def encoders(min_states: int = 60) -> dict[str, Any]:
             best = math.inf
             for _ in range(3):
                 began = time.perf_counter()
-                pieces = [png.piece(image, level, strategy) for image in bands]
+                pieces = [png.piece(rows, level, strategy) for rows in bands]
                 best = min(best, (time.perf_counter() - began) * 1000)
             times[name].append(best)
             sizes[name].append(sum(len(p.data) for p in pieces) + 900)  # chunks, palette

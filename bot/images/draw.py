@@ -41,7 +41,6 @@ from bot.images.palette import (
     SEAT_LINE,
     SEAT_OUT,
     SOFT,
-    index,
     new,
 )
 from bot.images.scene import Card, Scene, Seat, Zone
@@ -76,6 +75,9 @@ class Canvas:
     draw: ImageDraw.ImageDraw
     texts: list[Box] = field(default_factory=list)
     language: str = "en"  # the scene's: the card faces' letters
+    # Where x = 0 lies on the image: 1 for a band, whose column 0 is each row's PNG
+    # filter byte (0, "none", which is also the felt's palette entry).
+    dx: int = 0
 
     def text(self, xy: tuple[float, float], text: str, size: int, width: float,
              fill: RGB = INK, bold: bool = False, anchor: str = "la",
@@ -88,14 +90,21 @@ class Canvas:
         found = sprites.words(shown, size, bold, fill, ground, anchor)
         # Whole pixels: a text's sprite is drawn once, not once per sub-pixel offset.
         x0, y0 = _whole(xy[0]) + found.dx, _whole(xy[1]) + found.dy
-        w, h = _paste(self.image, found, x0, y0)
+        w, h = _paste(self.image, found, x0 + self.dx, y0)
         self.texts.append((x0, y0, x0 + w, y0 + h))
 
     def card(self, card: Card, x: float, y: float, size: str, mark: str | None = None,
              ground: RGB = FELT) -> None:
         found = sprites.card(card.code, size, card.mark if mark is None else mark,
                              self.language, ground)
-        _paste(self.image, found, int(x), int(y))
+        _paste(self.image, found, int(x) + self.dx, int(y))
+
+    def box(self, box: Box, radius: int, fill: RGB, outline: RGB | None = None,
+            width: int = 1, ground: RGB = FELT) -> None:
+        """A rectangle (rounded by ``radius``) filled and outlined, lying on ``ground``."""
+        x0, y0, x1, y1 = box
+        found = sprites.box(x1 - x0 + 1, y1 - y0 + 1, radius, fill, outline, width, ground)
+        _paste(self.image, found, x0 + self.dx, y0)
 
 
 def _paste(image: Image.Image, found: sprites.Sprite, x: int, y: int) -> tuple[int, int]:
@@ -104,7 +113,10 @@ def _paste(image: Image.Image, found: sprites.Sprite, x: int, y: int) -> tuple[i
     copy itself (both images are in the palette, the box is the sprite's own size, and
     the core clips it to the picture)."""
     w, h = found.image.size
-    image.im.paste(found.image.im, (x, y, x + w, y + h), found.mask.im)
+    if found.mask is None:
+        image.im.paste(found.image.im, (x, y, x + w, y + h))
+    else:
+        image.im.paste(found.image.im, (x, y, x + w, y + h), found.mask.im)
     return w, h
 
 
@@ -167,7 +179,7 @@ def paint(scene: Scene) -> Canvas:
 
 
 def _header(title: str, heading: str, canvas: Canvas, y: int) -> None:
-    canvas.draw.rectangle((0, y, WIDTH, y + HEADER - 1), fill=index(HEADER_BG))
+    canvas.box((0, y, WIDTH - 1, y + HEADER - 1), 0, HEADER_BG)
     canvas.text((MARGIN, y + 10), title, 22, WIDTH - 2 * MARGIN, bold=True, ground=HEADER_BG)
     canvas.text((MARGIN, y + 40), heading, 16, WIDTH - 2 * MARGIN, fill=SOFT,
                 ground=HEADER_BG)
@@ -237,8 +249,7 @@ def _caption(canvas: Canvas, card: Card, centre: float, y: float, room: float) -
 
 
 def _badge(canvas: Canvas, text: str, x: int, top: int, h: int) -> None:
-    canvas.draw.rounded_rectangle((x, top, x + BADGE_W, top + h), 10, fill=index(BADGE_BG),
-                                  outline=index(GOLD), width=2)
+    canvas.box((x, top, x + BADGE_W, top + h), 10, BADGE_BG, GOLD, 2)
     ink = RED if any(s in text for s in "♥♦") else BLACK
     size = 34 if h >= 80 else 26
     if len(text) == 1:  # a suit symbol alone: make it as big as the tile allows
@@ -270,9 +281,7 @@ def _seat(canvas: Canvas, seat: Seat, box: Box, with_cards: bool) -> None:
     x0, y0, x1, _ = box
     lit = seat.active or seat.winner
     ground = SEAT_OUT if seat.out else SEAT_BG
-    canvas.draw.rounded_rectangle(box, 8, fill=index(ground),
-                                  outline=index(GOLD if lit else SEAT_LINE),
-                                  width=3 if lit else 1)
+    canvas.box(box, 8, ground, GOLD if lit else SEAT_LINE, 3 if lit else 1)
     score_w = length(seat.score, 17, True) + 4 if seat.score else 0
     mark = "▶ " if seat.active else "★ " if seat.winner else ""
     name_fill = GOLD if seat.active or seat.winner else (SOFT if seat.out else INK)
@@ -306,13 +315,20 @@ def encode(image: Image.Image, fmt: Format = "png") -> bytes:
         out = io.BytesIO()
         image.convert("RGB").save(out, "WEBP", lossless=True, method=0)
         return out.getvalue()
-    return png.assemble(*image.size, PLTE, [png.piece(image)])
+    return png.assemble(*image.size, PLTE, [png.piece(png.scanlines(image))])
+
+
+def _band(height: int, painter: Painter, language: str) -> Image.Image:
+    """A band drawn one pixel right of its image's column 0, which stays the felt's
+    entry 0: its bytes are then PNG scanlines as they are, filter byte and all."""
+    image = new((WIDTH + 1, height), FELT)
+    painter(Canvas(image, ImageDraw.Draw(image), language=language, dx=1), 0)
+    image.paste(0, (0, 0, 1, height))  # whatever was drawn past the left edge
+    return image
 
 
 def _piece(height: int, painter: Painter, language: str) -> png.Piece:
-    image = new((WIDTH, height), FELT)
-    painter(Canvas(image, ImageDraw.Draw(image), language=language), 0)
-    return png.piece(image)
+    return png.piece(_band(height, painter, language).tobytes())
 
 
 _pieces: LRU[Hashable, png.Piece] = LRU(BAND_ENTRIES, BAND_BYTES, lambda p: p.bytes)
@@ -326,14 +342,10 @@ def _png(scene: Scene) -> bytes:
     return png.assemble(*size_of(scene), PLTE, pieces)
 
 
-def band_images(scene: Scene) -> list[Image.Image]:
-    """Each band drawn on its own image, top to bottom (the benchmark compresses them)."""
-    out = []
-    for _, height, painter in bands(scene):
-        image = new((WIDTH, height), FELT)
-        painter(Canvas(image, ImageDraw.Draw(image), language=scene.language), 0)
-        out.append(image)
-    return out
+def band_images(scene: Scene) -> list[bytes]:
+    """Each band as PNG scanlines, top to bottom (the benchmark compresses them)."""
+    return [_band(height, painter, scene.language).tobytes()
+            for _, height, painter in bands(scene)]
 
 
 def band_stats() -> dict[str, int]:

@@ -151,7 +151,14 @@ def shades(ink: RGB, ground: RGB) -> tuple[int, ...]:
     return tuple(mapped(strip).tobytes())
 
 
-# (ink, ground) -> the entries from the ground to the ink, both ends included.
-_RAMPS: dict[tuple[RGB, RGB], list[int]] = {
-    (ink, ground): [INDEX[ground], *(INDEX[c] for c in _ramp(ink, ground, count)), INDEX[ink]]
-    for ink, ground, count in _ramps() if ground in INDEX and ink in INDEX}
+def _ramp_entries() -> dict[tuple[RGB, RGB], list[int]]:
+    """(ink, ground) -> the entries from the ground to the ink, both ends included; a pair
+    with two ramps (gold text on the felt, a gold card edge on it) steps along the finer."""
+    out: dict[tuple[RGB, RGB], list[int]] = {}
+    for ink, ground, count in sorted(_ramps(), key=lambda ramp: ramp[2]):
+        out[ink, ground] = [INDEX[ground], *(INDEX[c] for c in _ramp(ink, ground, count)),
+                            INDEX[ink]]
+    return out
+
+
+_RAMPS = _ramp_entries()

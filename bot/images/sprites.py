@@ -35,14 +35,14 @@ class Sprite:
     at (a text's anchor; 0, 0 for a card) to its top-left corner."""
 
     image: Image.Image
-    mask: Image.Image
+    mask: Image.Image | None  # None: the whole rectangle
     dx: int = 0
     dy: int = 0
 
     @property
     def bytes(self) -> int:
         w, h = self.image.size
-        return 2 * w * h  # a byte a pixel each: the palette image and the mask
+        return w * h * (1 if self.mask is None else 2)  # a byte a pixel, the mask's too
 
 
 def _weigh(found: Sprite) -> int:
@@ -51,6 +51,9 @@ def _weigh(found: Sprite) -> int:
 
 _cards: LRU[tuple[str | None, str, str, str, RGB], Sprite] = LRU(CARD_ENTRIES, CARD_BYTES,
                                                                    _weigh)
+# Boxes come in a few sizes per layout (seat boxes per column count, lit or not).
+_boxes: LRU[tuple[int, int, int, RGB, RGB | None, int, RGB], Sprite] = LRU(256, 16 * 1024 * 1024,
+                                                                           _weigh)
 _texts: LRU[tuple[str, int, bool, RGB, RGB, str], Sprite] = LRU(TEXT_ENTRIES, TEXT_BYTES,
                                                                   _weigh)
 
@@ -96,6 +99,24 @@ def _shades(ink: RGB, ground: RGB) -> tuple[int, ...]:
     return palette.shades(ink, ground)
 
 
+def box(w: int, h: int, radius: int, fill: RGB, outline: RGB | None, width: int,
+        ground: RGB) -> Sprite:
+    """A box (a seat's, the badge, the header) ``w`` × ``h``, rounded by ``radius``,
+    its corners showing ``ground``: pasted whole, no mask."""
+    key = (w, h, radius, fill, outline, width, ground)
+    return _boxes.get(key, lambda: _box(*key))
+
+
+def _box(w: int, h: int, radius: int, fill: RGB, outline: RGB | None, width: int,
+         ground: RGB) -> Sprite:
+    image = palette.new((w, h), ground)
+    edge = None if outline is None else palette.index(outline)
+    ImageDraw.Draw(image).rounded_rectangle((0, 0, w - 1, h - 1), radius,
+                                            fill=palette.index(fill), outline=edge,
+                                            width=width)
+    return Sprite(image, None)
+
+
 def stats() -> dict[str, int]:
     """What the caches hold now (the benchmark reports it; the tests check the bounds)."""
     return {"card_sprites": len(_cards), "card_bytes": _cards.bytes,
@@ -106,3 +127,4 @@ def clear() -> None:
     """Forget every sprite (a test that changed what a language says)."""
     _cards.clear()
     _texts.clear()
+    _boxes.clear()
