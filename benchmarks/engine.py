@@ -3,8 +3,8 @@
 Prints a few human lines, then one JSON line last, e.g.
 ``{"game": "jazz", "matches_per_s": …, "trick_deals_per_s": …, "actions_per_s": …}``.
 The games and their default players come from the registry; a game's benchmark
-module adds its own figures (``engine_extras``: Jazz's trick deal and bare-int
-yardstick).
+module adds its own figures (``engine_extras``: Jazz's trick deal, through the public
+``apply`` and the way the AI's search plays it, beside a bare-int yardstick).
 """
 
 from __future__ import annotations
@@ -48,6 +48,20 @@ def play_first_deal(cls: type[Game], players: int, rng: random.Random) -> tuple[
     return actions, 0
 
 
+def play_first_deal_quietly(cls: type[Game], players: int,
+                            rng: random.Random) -> tuple[int, int]:
+    """The first deal as the AI's search plays it: a copy without history, each action
+    through ``apply_quietly`` (the same checks as ``apply``, no events, no record)."""
+    dealt = cls(players, None, first_dealer=0)
+    dealt.start_deal(dealt.random_deal(rng))
+    game = dealt.copy()
+    actions = 0
+    while game.to_act is not None:
+        game.apply_quietly(game.to_act, rng.choice(game.legal_actions()))
+        actions += 1
+    return actions, 0
+
+
 Work = Callable[[random.Random], tuple[int, int]]
 
 
@@ -67,6 +81,29 @@ def rate(work: Work, seconds: float, seed: int) -> tuple[float, float, float]:
             break
     elapsed = now - start
     return units / elapsed, actions / elapsed, forced / elapsed
+
+
+def interleaved_rates(works: dict[str, Work], seconds: float, seed: int,
+                      slice_seconds: float = 0.05) -> dict[str, float]:
+    """Units per second of each of ``works``, run in turns of ``slice_seconds`` until
+    each has had ``seconds``: every one sees the same machine load, so their ratios
+    hold on a busy machine better than back-to-back runs (a second of someone else's
+    tests can fall on one run and not the other)."""
+    rngs = {name: random.Random(seed + i) for i, name in enumerate(works)}
+    units = dict.fromkeys(works, 0)
+    spent = dict.fromkeys(works, 0.0)
+    while min(spent.values()) < seconds:
+        for name, work in works.items():
+            start = time.perf_counter()
+            deadline = start + slice_seconds
+            while True:
+                work(rngs[name])
+                units[name] += 1
+                now = time.perf_counter()
+                if now >= deadline:
+                    break
+            spent[name] += now - start
+    return {name: units[name] / spent[name] for name in works}
 
 
 def run(game_id: str, seconds: float, players: int | None = None) -> dict[str, Any]:

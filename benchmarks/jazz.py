@@ -1,8 +1,10 @@
 """Jazz's own benchmark figures: its trick deal beside the bare-int yardsticks.
 
-``benchmarks engine jazz`` adds the rate of a trick deal (the AI's hot loop) and,
-at 4 players, a bare-int trick deal measured in the same run with the engine's
-ratio to it (``engine_vs_bare``), since the machine's speed varies.
+``benchmarks engine jazz`` adds the rate of a random trick deal played through the
+public ``apply`` (checked, with its events and the game's record), and of the same
+deal as the AI's search plays it (a copy without record, ``apply_quietly``); at 4
+players also a bare-int trick deal, measured in turns with them so that all three see
+the same machine, and the engine's ratios to it (``engine_vs_bare``, ``search_vs_bare``).
 ``benchmarks ai-speed jazz`` at ``normal`` or ``hard`` adds the ISMCTS iteration
 rate at the start of a 4-player trick deal beside a bare-int ISMCTS (``ai_vs_bare``).
 """
@@ -14,19 +16,23 @@ import statistics
 from typing import Any
 
 from benchmarks.baseline import bare_ismcts_rate, bare_trick_deal
-from benchmarks.engine import play_first_deal, rate
+from benchmarks.engine import interleaved_rates, play_first_deal, play_first_deal_quietly
 from engine.core import Game
 
 GAME_ID = "jazz"
 
 
 def engine_extras(cls: type[Game], players: int, seconds: float) -> dict[str, Any]:
-    deals, _, _ = rate(lambda rng: play_first_deal(cls, players, rng), seconds, seed=2)
-    out: dict[str, Any] = {"trick_deals_per_s": round(deals, 1)}
+    works = {"trick_deals_per_s": lambda rng: play_first_deal(cls, players, rng),
+             "search_trick_deals_per_s": lambda rng: play_first_deal_quietly(cls, players, rng)}
     if players == 4:
-        bare, _, _ = rate(lambda rng: (bare_trick_deal(rng), 0), seconds, seed=3)
-        out["bare_int_trick_deals_per_s"] = round(bare, 1)
-        out["engine_vs_bare"] = round(deals / bare, 2)
+        works["bare_int_trick_deals_per_s"] = lambda rng: (bare_trick_deal(rng), 0)
+    rates = interleaved_rates(works, seconds, seed=2)
+    out: dict[str, Any] = {name: round(r, 1) for name, r in rates.items()}
+    if players == 4:
+        bare = rates["bare_int_trick_deals_per_s"]
+        out["engine_vs_bare"] = round(rates["trick_deals_per_s"] / bare, 2)
+        out["search_vs_bare"] = round(rates["search_trick_deals_per_s"] / bare, 2)
     return out
 
 

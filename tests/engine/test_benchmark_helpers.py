@@ -10,8 +10,10 @@ import pytest
 from benchmarks import hooks
 from benchmarks.ai import dealt, default_players, make_game, mean_ci, wilson, win_share
 from benchmarks.attackjack import oracle_share, strength_extras
+from benchmarks.engine import interleaved_rates, play_first_deal, play_first_deal_quietly
 from engine.ai import decide
 from engine.core import STAND, TAKE
+from engine.jazz import Jazz
 
 
 def test_wilson_interval_contains_the_rate_and_narrows_with_more_games():
@@ -96,3 +98,25 @@ def test_benchmarks_take_players_and_options_from_the_registry_and_the_game_modu
     assert make_game("attackjack", 2, None, 0).options.choice  # the registry's option
     assert hooks.game_module("jacko") is None and hooks.hook("jacko", "engine_extras") is None
     assert callable(hooks.hook("jazz", "engine_extras"))
+
+
+def test_both_trick_deal_benchmarks_play_a_whole_first_deal():
+    # 4 players, deal 1 (tricks): 13 tricks of 4 cards, whichever path plays them.
+    assert play_first_deal(Jazz, 4, random.Random(1)) == (52, 0)
+    assert play_first_deal_quietly(Jazz, 4, random.Random(1)) == (52, 0)
+
+
+def test_interleaved_rates_give_every_work_its_time_in_turns():
+    turns: list[str] = []
+
+    def work(name):
+        def one(rng):
+            turns.append(name)
+            return 1, 0
+        return one
+
+    rates = interleaved_rates({"a": work("a"), "b": work("b")}, 0.02, seed=1,
+                              slice_seconds=0.005)
+    assert set(rates) == {"a", "b"} and all(r > 0 for r in rates.values())
+    # In turns, not one after the other: "b" ran before "a" was done.
+    assert turns.index("b") < len(turns) - 1 - turns[::-1].index("a")
