@@ -400,8 +400,7 @@ class CaliforniaJack(Game):
     # -- copies ---------------------------------------------------------------
 
     def copy(self) -> Self:
-        clone = object.__new__(type(self))
-        clone.__dict__.update(self.__dict__)
+        clone = self._shallow_copy()
         # Only the mutable containers need fresh copies; the stock tuple and result are shared.
         clone.history = None
         clone._winners = self._winners[:]

@@ -406,6 +406,20 @@ class Game(ABC):
     def copy(self) -> Self:
         """A cheap independent copy for search; it keeps no history (``history`` is None)."""
 
+    def _shallow_copy(self) -> Self:
+        """A new game of this class holding this one's attribute values (shared: ``copy``
+        then replaces what the copy will change).
+
+        Set one at a time: filling the new object's ``__dict__`` at once leaves it a plain
+        dict, whose attributes Python reads and writes more slowly than the compact
+        layout it keeps otherwise, and the search plays nothing but copies (a random
+        deal on such a copy took 34-46% more instructions in Jazz, Jacko and California
+        Jack)."""
+        other = object.__new__(type(self))
+        for name, value in vars(self).items():
+            setattr(other, name, value)
+        return other
+
     def clone(self) -> Self:
         """A full independent copy, history included (``to_data()`` is the same), made
         without replaying the record: to keep before a move and go back to."""

@@ -456,8 +456,7 @@ class Jacko(Game):
     # -- copies -------------------------------------------------------------
 
     def copy(self) -> Self:
-        new = object.__new__(type(self))
-        new.__dict__.update(self.__dict__)
+        new = self._shallow_copy()
         new.history = None
         new._hands = [self._hands[0][:], self._hands[1][:]]
         new._deal_points = [p[:] for p in self._deal_points]
