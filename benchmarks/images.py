@@ -247,7 +247,7 @@ def encoders(min_states: int = 60) -> dict[str, Any]:
             seat = game.to_act if game.to_act is not None else 0
             for scene in (ui.table_scene(game.public_view(), names),
                           ui.hand_scene(game.seat_view(seat), names, seat)):
-                pictures.append(draw.band_images(scene))
+                pictures.append(draw.band_rows(scene))
     strategies = {"default": zlib.Z_DEFAULT_STRATEGY, "filtered": zlib.Z_FILTERED,
                   "rle": zlib.Z_RLE, "fixed": zlib.Z_FIXED}
     settings = [(f"level{level}_{name}", level, strategy) for level in (1, 2, 3, 6, 9)

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache, partial
 from typing import Literal
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
 from bot.images import png, sprites
 from bot.images.cards import SIZES
@@ -63,7 +63,7 @@ CACHE_SIZE = 128
 # Bands kept deflated: a table's next state mostly repeats its last one's. A band is
 # a few KB; this holds the recent states of a few hundred tables.
 BAND_ENTRIES = 8192
-BAND_BYTES = 24 * 1024 * 1024
+BAND_BYTES = 16 * 1024 * 1024
 
 Box = tuple[int, int, int, int]
 Format = Literal["png", "webp"]
@@ -72,7 +72,6 @@ Format = Literal["png", "webp"]
 @dataclass
 class Canvas:
     image: Image.Image
-    draw: ImageDraw.ImageDraw
     texts: list[Box] = field(default_factory=list)
     language: str = "en"  # the scene's: the card faces' letters
     # Where x = 0 lies on the image: 1 for a band, whose column 0 is each row's PNG
@@ -170,7 +169,7 @@ def bands(scene: Scene) -> list[Band]:
 def paint(scene: Scene) -> Canvas:
     """The scene drawn on a new image; ``texts`` holds every text's box."""
     image = new(size_of(scene), FELT)
-    canvas = Canvas(image, ImageDraw.Draw(image), language=scene.language)
+    canvas = Canvas(image, language=scene.language)
     y = 0
     for _, height, painter in bands(scene):
         painter(canvas, y)
@@ -322,7 +321,7 @@ def _band(height: int, painter: Painter, language: str) -> Image.Image:
     """A band drawn one pixel right of its image's column 0, which stays the felt's
     entry 0: its bytes are then PNG scanlines as they are, filter byte and all."""
     image = new((WIDTH + 1, height), FELT)
-    painter(Canvas(image, ImageDraw.Draw(image), language=language, dx=1), 0)
+    painter(Canvas(image, language=language, dx=1), 0)
     image.paste(0, (0, 0, 1, height))  # whatever was drawn past the left edge
     return image
 
@@ -342,7 +341,7 @@ def _png(scene: Scene) -> bytes:
     return png.assemble(*size_of(scene), PLTE, pieces)
 
 
-def band_images(scene: Scene) -> list[bytes]:
+def band_rows(scene: Scene) -> list[bytes]:
     """Each band as PNG scanlines, top to bottom (the benchmark compresses them)."""
     return [_band(height, painter, scene.language).tobytes()
             for _, height, painter in bands(scene)]

@@ -13,12 +13,12 @@ import threading
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
 
-_ALL: weakref.WeakSet[LRU[Hashable, object]] = weakref.WeakSet()
+_ALL: weakref.WeakSet[LRU[Any, Any]] = weakref.WeakSet()
 
 
 class LRU(Generic[K, V]):
@@ -29,7 +29,7 @@ class LRU(Generic[K, V]):
         self._items: OrderedDict[K, tuple[V, int]] = OrderedDict()
         self._bytes = 0
         self._lock = threading.Lock()
-        _ALL.add(self)  # type: ignore[arg-type]
+        _ALL.add(self)
 
     def get(self, key: K, make: Callable[[], V]) -> V:
         """The value kept for ``key``, made with ``make()`` (and kept) if there is none."""

@@ -4,7 +4,7 @@ A card (face, back, with its mark) and a text (a string at a size, in an ink) ar
 drawn once per process on the ground they lie on (the felt, a seat's box, the badge),
 mapped to the palette, and kept with a mask of the pixels they cover. A picture is
 then pastes of these onto a blank palette image: no drawing of glyphs, no blending
-and no quantizing per picture. Both caches are bounded (entries and bytes), least
+and no quantizing per picture. The caches are bounded (entries and bytes), least
 recently used first out, and safe to use from several threads.
 """
 
