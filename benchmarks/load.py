@@ -166,6 +166,8 @@ def render(r: dict[str, Any]) -> str:
         ("moves applied", f"p50 {_n(r['move_done']['p50_ms'])} ms, p99 "
                           f"{_n(r['move_done']['p99_ms'])} ms; {_n(r['refused_moves'])} "
                           "refused"),
+        ("answers by 5 s", "  ".join(f"{_n(t['p50_ms'])}/{_n(t['max_ms'])}"
+                                     for t in r["timeline"]) + " (p50/max ms)"),
         ("hand waited", f"p50 {_n(r['hand_wait']['p50_ms'])} ms, p99 "
                         f"{_n(r['hand_wait']['p99_ms'])} ms (a move due, its hand not "
                         "there yet)"),
@@ -180,8 +182,8 @@ def render(r: dict[str, Any]) -> str:
                       f"p50 ≤ {_n(lag['p50_ms_at_most'])} ms, p99 ≤ "
                       f"{_n(lag['p99_ms_at_most'])} ms ({_n(lag['over_25ms_percent'])} % "
                       f"of {_n(lag['samples'])} over 25 ms)"))
-        lines.append((f"{name} process", f"CPU {_n(p['cpu_percent'])} % (waited for a core "
-                                         f"{_n(p['waited_for_cpu_percent'])} %), RSS "
+        lines.append((f"{name} process", f"CPU {_n(p['cpu_percent'])} % (its threads waited "
+                                         f"for a core {_n(p['waited_for_cpu_percent'])} %), RSS "
                                          f"{_n(p['rss_mb'])} MB (with children "
                                          f"{_n(p['tree_rss_mb'])}), {_n(p['interactions'])} "
                                          f"interactions, its answers p99 ≤ "

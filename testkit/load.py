@@ -440,6 +440,22 @@ def _lag(before: scrape.Scrape, after: scrape.Scrape) -> dict[str, Any]:
             "over_25ms_percent": None if over is None else round(over * 100, 2)}
 
 
+def timeline(moves: list[Click], start: float, end: float, step: float = 5.0
+             ) -> list[dict[str, Any]]:
+    """The window in slices of ``step`` s: moves sent and their answers' p50 / max, to
+    tell a steady slowness from stalls that come now and then (a checkpoint, a burst)."""
+    out = []
+    at = start
+    while at < end:
+        answers = sorted(c.answer for c in moves
+                         if at <= c.sent < at + step and c.answer is not None)
+        out.append({"at_s": round(at - start), "moves": len(answers),
+                    "p50_ms": _ms(statistics.median(answers)) if answers else None,
+                    "max_ms": _ms(answers[-1]) if answers else None})
+        at += step
+    return out
+
+
 def _route(call: Any) -> str:
     return str(call.route)
 
@@ -500,6 +516,7 @@ def report(config: LoadConfig, world: World, bots: list[BotProcess],
                                  for game in config.games},
         "move_done": _quantiles([c.done for c in moves if c.done is not None]),
         "refused_moves": sum(1 for c in moves if c.answer is not None and not c.applied),
+        "timeline": timeline(moves, first.at, last.at),
         "hand_wait": _quantiles([s for at, s in world.clicks.hand_waits
                                  if first.at <= at < last.at]),
         "start_answers": {**_clicks(starts), "bursts": bursts,

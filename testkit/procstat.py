@@ -26,7 +26,7 @@ class Usage:
     """A process tree's CPU seconds (user + system) and resident bytes, at one moment."""
 
     cpu: float
-    waited: float  # seconds its threads (not its children's) waited for a core
+    waited: float  # seconds its threads waited for a core, summed (not its children's)
     rss: int  # the process itself
     tree_rss: int  # with its live descendants
     processes: int
