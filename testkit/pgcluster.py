@@ -4,7 +4,9 @@
 directory (fsync off: nothing here must survive), listening on 127.0.0.1 on a free
 port with trust authentication, and returns the DSN of its ``postgres`` database;
 ``create_database()`` gives a fresh, empty database (copied from an empty template,
-which is fast) and ``stop()`` stops the server and removes the directory.
+which is fast) and ``stop()`` stops the server and removes the directory. ``halt()`` and
+``resume()`` stop and start the server under its clients (same port, same data), for the
+kill soak; with ``crash_safe`` its commits survive an immediate stop.
 
 PostgreSQL refuses to run as root: as root the binaries run as the ``postgres`` OS
 user (which owns the directory); otherwise as the current user. The binaries are
@@ -144,9 +146,13 @@ class _Admin:
 class PostgresCluster:
     """One throw-away cluster: ``start()`` → DSN, ``create_database()``, ``stop()``."""
 
-    def __init__(self, binaries: Path | None = None, *, max_connections: int = 300) -> None:
+    def __init__(self, binaries: Path | None = None, *, max_connections: int = 300,
+                 crash_safe: bool = False) -> None:
         self._binaries = binaries
         self._max_connections = max_connections
+        # A commit is on disk when it returns (synchronous_commit), so an immediate stop
+        # (``halt``) loses none; fsync stays off: only the machine's crash could lose it.
+        self._crash_safe = crash_safe
         self._base: Path | None = None
         self._port = 0
         self._numbers = itertools.count(1)
@@ -202,7 +208,8 @@ class PostgresCluster:
         settings = {
             "listen_addresses": "'127.0.0.1'", "unix_socket_directories": f"'{sockets}'",
             "max_connections": str(self._max_connections), "fsync": "off",
-            "synchronous_commit": "off", "full_page_writes": "off", "log_min_messages": "fatal",
+            "synchronous_commit": "on" if self._crash_safe else "off",
+            "full_page_writes": "off", "log_min_messages": "fatal",
             "logging_collector": "off",
         }
         with conf.open("a", encoding="utf-8") as file:  # keeps the owner of the file
@@ -236,6 +243,27 @@ class PostgresCluster:
             raise PostgresUnavailable(
                 f"{Path(command[0]).name} failed ({error.returncode}): "
                 f"{error.stderr.strip() or error.stdout.strip()} {tail}".strip()) from None
+
+    def halt(self, mode: str = "fast") -> None:
+        """Stop the server as an operator or a crash would (``fast``: sessions ended, a
+        clean shutdown; ``immediate``: no shutdown at all, recovery at the next start),
+        keeping its data directory and port for ``resume``. Clients' connections die."""
+        if mode not in ("fast", "immediate"):
+            raise ValueError(f"not a pg_ctl stop mode here: {mode!r}")
+        if self._base is None or not self._port:
+            raise RuntimeError("the cluster is not started")
+        _Admin.forget(self.dsn(""))  # their connections die with the server
+        self._run((self._binaries or find_binaries()) / "pg_ctl", "-D",
+                  str(self._base / "data"), "-m", mode, "-w", "-t", "60", "stop")
+
+    def resume(self) -> None:
+        """Start a ``halt``-ed server again on the same port and data directory, so that
+        clients reconnect with the DSNs they had."""
+        if self._base is None or not self._port:
+            raise RuntimeError("the cluster is not started")
+        self._run((self._binaries or find_binaries()) / "pg_ctl", "-D",
+                  str(self._base / "data"), "-l", str(self._base / "server.log"), "-w",
+                  "-t", "60", "-o", f"-p {self._port}", "start")
 
     def create_database(self, name: str | None = None) -> str:
         """A fresh empty database; its DSN."""
