@@ -205,7 +205,9 @@ def render(r: dict[str, Any]) -> str:
                     f"{_n(harness['waited_for_cpu_percent'])} %), loop lag p50 "
                     f"{_n(harness['loop_lag']['p50_ms'])} ms, p99 "
                     f"{_n(harness['loop_lag']['p99_ms'])} ms, max "
-                    f"{_n(harness['loop_lag']['max_ms'])} ms"),
+                    f"{_n(harness['loop_lag']['max_ms'])} ms; its garbage collections "
+                    f"{_n(harness['gc']['seconds'])} s, the longest "
+                    f"{_n(harness['gc']['max_ms'])} ms"),
         ("consistency", f"moves counted {_n(same['moves_counted'])}, by the bot "
                         f"{_n(same['moves_bot_counted'])}, stored "
                         f"{_n(same['moves_stored'])} (whole run)"),

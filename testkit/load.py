@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import json
 import math
 import os
@@ -253,7 +254,11 @@ async def moment(world: World, bots: list[BotProcess], config: LoadConfig, path:
 
 async def trim(fake: FakeDiscord, every: float = 2.0) -> None:
     """Forget the bytes of the pictures the bot uploaded (their sizes stay in the call
-    log): kept, a long run at a thousand tables would fill this process's memory."""
+    log): kept, a long run at a thousand tables would fill this process's memory. And
+    freeze what this process keeps (every message, call and click) out of the garbage
+    collector's sight: a full collection over all of it took this process's loop away
+    for a third of a second now and then, and every answer it timed meanwhile looked
+    that much slower."""
     seen = 0
     while True:
         await asyncio.sleep(every)
@@ -263,6 +268,28 @@ async def trim(fake: FakeDiscord, every: float = 2.0) -> None:
                 upload["data"] = b""
         seen = len(calls)
         fake.uploads.clear()
+        gc.freeze()
+
+
+@dataclass
+class Collections:
+    """This process's garbage collections: when, how long, which generation."""
+
+    pauses: list[tuple[float, float, int]] = field(default_factory=list)
+    _started: float = 0.0
+
+    def __call__(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._started = time.perf_counter()
+        else:
+            self.pauses.append((time.monotonic(), time.perf_counter() - self._started,
+                                info["generation"]))
+
+    def within(self, start: float, end: float) -> dict[str, Any]:
+        pauses = [(seconds, gen) for at, seconds, gen in self.pauses if start <= at < end]
+        return {"collections": len(pauses), "seconds": round(sum(s for s, _ in pauses), 3),
+                "max_ms": _ms(max((s for s, _ in pauses), default=0.0)),
+                "full": sum(1 for _, gen in pauses if gen == 2)}
 
 
 # -- stored moves ------------------------------------------------------------------
@@ -342,6 +369,8 @@ async def _measure(config: LoadConfig, layout: list[dict[str, str]], folder: Pat
         lag: list[tuple[float, float]] = []
         monitor = LoopLag(lambda seconds: lag.append((time.monotonic(), seconds)))
         trimmer = asyncio.create_task(trim(fake))
+        collections = Collections()
+        gc.callbacks.append(collections)
         players: list[asyncio.Task[None]] = []
         try:
             for bot in bots:
@@ -394,12 +423,15 @@ async def _measure(config: LoadConfig, layout: list[dict[str, str]], folder: Pat
             for task in players:
                 task.cancel()
             trimmer.cancel()
+            gc.callbacks.remove(collections)
+            gc.unfreeze()
             await monitor.stop()
             for bot in bots:
                 await bot.stop()
         result = report(config, world, bots, layout, bursts, lag,
                         (start, opened_all, first, last, ended), stored)
         result["consistency"]["bot_idle_at_end"] = settled
+        result["harness"]["gc"] = collections.within(first.at, last.at)
         return result
 
 
