@@ -59,7 +59,7 @@ class LobbyBoard(Protocol):
     """What the host controls need of the table message (``bot.ui.board.Board``; named by
     its shape, since the board draws this module's components)."""
 
-    def message(self, table: Table) -> dict[str, Any]: ...
+    async def message(self, table: Table) -> dict[str, Any]: ...
 
     async def edit(self, table: Table) -> None: ...
 
@@ -197,7 +197,7 @@ class HostControls:
         except ValueError:
             raise TableError(T("That player is no longer seated at this table.")) from None
         await self._apply(table, lambda t: remove_player(t, user_id, removed, now))
-        await replies.update(interaction, **self.board.message(table))
+        await replies.update(interaction, **await self.board.message(table))
 
     async def _set(self, interaction: discord.Interaction, table: Table, option: str,
                    values: Sequence[str]) -> None:

@@ -115,7 +115,7 @@ class Lobby:
             await self.board.edit(table)
             await replies.reply(interaction, say_safe(note))
         else:  # a click on the lobby itself: redraw it in the response (one API call)
-            await replies.update(interaction, **self.board.message(table))
+            await replies.update(interaction, **await self.board.message(table))
 
     async def _cancel(self, interaction: discord.Interaction, table: Table, why: Text,
                       via_command: bool) -> None:
@@ -125,7 +125,7 @@ class Lobby:
             await self.board.edit(table)
             await replies.reply(interaction, say_safe(why))
         else:
-            await replies.update(interaction, **self.board.message(table))
+            await replies.update(interaction, **await self.board.message(table))
 
     async def _start(self, interaction: discord.Interaction, table: Table) -> None:
         ui = self.uis[table.game_id]

@@ -68,7 +68,7 @@ class Moves:
                 outcome = await self.steps.apply(found, lambda t: t.welcome_back(user_id, now))
                 back = outcome.saved
             note = _("Welcome back: you play your own seat again.") if back else None
-            await replies.reply(interaction, note, **self.hands.parts(found, seat))
+            await replies.reply(interaction, note, **await self.hands.parts(found, seat))
             if back:
                 await self.board.request_edit(found)
                 self.driver.timers.schedule(found)

@@ -25,6 +25,7 @@ from bot.app.croupier import Croupier
 from bot.app.health import HealthServer, Metrics
 from bot.app.readiness import Readiness
 from bot.config.settings import Settings, Timing
+from bot.images.painter import Painter
 from bot.storage import Store, open_storage
 from bot.table.ai_runner import AIRunner
 from bot.table.timers import Clock, SystemClock
@@ -72,7 +73,8 @@ class CardTableBot(commands.AutoShardedBot):
     def __init__(self, settings: Settings, *, store: Store | None = None,
                  clock: Clock | None = None, timing: Timing | None = None,
                  extensions: dict[str, str | None] | None = None, seed: int | None = None,
-                 ai: AIRunner | None = None, **options: Any):
+                 ai: AIRunner | None = None, painter: Painter | None = None,
+                 **options: Any):
         intents = discord.Intents.default()  # no members, presences or message content
         shards = settings.shards
         if shards.count is not None:  # this process runs some shards (SHARD_COUNT, SHARD_IDS)
@@ -95,6 +97,7 @@ class CardTableBot(commands.AutoShardedBot):
                                       else extensions)
         self.seed = seed  # tests: reproducible shuffles
         self.ai = ai  # tests: a cheap AI runner; None = the default (a worker process)
+        self.painter = painter  # benchmarks: another painter; None = PICTURE_WORKERS'
         self.synced = False  # whether this start-up pushed the command tree to Discord
         self.closing = False  # shutting down: clicks and commands are refused politely
         self.metrics = Metrics()
@@ -123,6 +126,12 @@ class CardTableBot(commands.AutoShardedBot):
     def is_set_up(self) -> bool:
         return self._croupier is not None
 
+    def busy(self) -> bool:
+        """Whether the bot is at work: its tables not restored yet, or a step, a bot move,
+        a table edit, a save or a picture under way (``/metrics`` ``cardtable_busy``; the
+        fake Discord's ``settle`` asks it)."""
+        return not self.started or self._croupier is None or self._croupier.busy()
+
     async def setup_hook(self) -> None:
         if self._store is None:
             self._store = await open_storage(self.settings.database_path,
@@ -133,14 +142,14 @@ class CardTableBot(commands.AutoShardedBot):
                                   seed=self.seed, ai=self.ai, metrics=self.metrics,
                                   shards=self.settings.shards,
                                   ai_workers=self.settings.ai_workers,
-                                  limits=self.settings.limits)
+                                  limits=self.settings.limits, painter=self.painter,
+                                  picture_workers=self.settings.picture_workers)
         departures.listen(self, self._croupier)  # a server left, a channel deleted
         manager = self._croupier.manager
-        croupier = self._croupier
         self.metrics.watch(
             live_tables=lambda: Counter(t.status for t in manager.all()),
             gateway_latency=lambda: self.latency if self.shards else math.nan,
-            busy=lambda: not self.started or croupier.busy())
+            busy=self.busy)
         if self.settings.health_port is not None:
             self.health = HealthServer(self.metrics, self.readiness.ready,
                                        self.settings.health_host, self.settings.health_port)

@@ -41,6 +41,7 @@ from bot.features.hints import Hints
 from bot.features.nudges import Nudges
 from bot.features.rematch import Rematches
 from bot.features.series import Series
+from bot.images.painter import Painter
 from bot.play.deadlines import Deadlines
 from bot.play.driver import Driver
 from bot.play.endings import Endings
@@ -69,7 +70,8 @@ class Croupier:
                  timing: Timing, clock: Clock, seed: int | None = None,
                  ai: AIRunner | None = None, metrics: Metrics | None = None,
                  shards: Shards | None = None, ai_workers: int | None = None,
-                 limits: Limits | None = None):
+                 limits: Limits | None = None, painter: Painter | None = None,
+                 picture_workers: int | None = None):
         self.store = store
         self.uis = uis
         self.clock = clock
@@ -83,9 +85,11 @@ class Croupier:
         self.poster = Poster(client, Pacer(timing.request_rate * self.shards.share))
         self.tasks = TableTasks()
         self.ai = ai if ai is not None else AIRunner(workers=ai_workers)
-        self.board = Board(self.poster, self.manager, uis, timing, clock)
+        # The pictures of the table and the hands, drawn off the event loop.
+        self.painter = painter if painter is not None else Painter(picture_workers)
+        self.board = Board(self.poster, self.manager, uis, timing, clock, self.painter)
         readers = getattr(client, "readers", None)
-        self.hands = Hands(self.poster, uis,
+        self.hands = Hands(self.poster, uis, self.painter,
                            readers.of if readers is not None else lambda user_id: "en")
         self.presenter = Presenter(self.poster, self.manager, uis, self.board, self.hands)
         self.timers = TableTimers(clock, self._on_due)
@@ -294,12 +298,13 @@ class Croupier:
         self.driver.settle(table)
 
     async def drain(self, timeout: float) -> bool:
-        """Wait for a moment when no step holds a table and no table edit is pending
-        (a move being saved finishes and shows); False if ``timeout`` passed first."""
+        """Wait for a moment when no step holds a table, no table edit is pending and no
+        picture is being drawn (a move being saved finishes and shows); False if
+        ``timeout`` passed first."""
         self.board.edits.flush()  # edits still merging are drawn now, not lost
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
-        while self.manager.any_locked() or self.board.edits.pending():
+        while self.manager.any_locked() or self.board.edits.pending() or self.painter.busy():
             if loop.time() >= deadline:
                 log.warning("closing with steps still running after %.0f s", timeout)
                 return False
@@ -315,7 +320,10 @@ class Croupier:
         await asyncio.gather(*stopped, return_exceptions=True)
         await self.board.edits.close()
         self.ai.close()
+        self.painter.close()
 
     def busy(self) -> bool:
-        """Whether a step, a bot move, a table edit or a save is still running (tests, shutdown)."""
-        return self.manager.any_locked() or self.board.edits.pending() or self.tasks.busy()
+        """Whether a step, a bot move, a table edit, a save or a picture is still under way
+        (tests, shutdown)."""
+        return (self.manager.any_locked() or self.board.edits.pending() or self.tasks.busy()
+                or self.painter.busy())

@@ -152,6 +152,7 @@ class Settings:
     database_url: str | None = None
     shards: Shards = Shards()
     ai_workers: int | None = None  # processes that search for AI moves; None: cores - 1
+    picture_workers: int | None = None  # workers drawing the pictures; None: the default
     limits: Limits = Limits()  # open tables per host and server, idle and closed tables
 
     def __repr__(self) -> str:
@@ -205,6 +206,7 @@ def load_settings(env: Mapping[str, str] | None = None, dotenv: bool = True) -> 
         database_url=url,
         shards=shard_set,
         ai_workers=ai_workers(env.get("AI_WORKERS", "")),
+        picture_workers=picture_workers(env.get("PICTURE_WORKERS", "")),
         limits=limits(env),
     )
 
@@ -383,6 +385,18 @@ def ai_workers(raw: str) -> int | None:
     if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= 64:
         raise SettingsError(f"AI_WORKERS must be a number of processes from 1 to 64 (or "
                             f"empty for the cores less one), not {raw!r}.")
+    return int(text)
+
+
+def picture_workers(raw: str) -> int | None:
+    """``PICTURE_WORKERS``: workers drawing the pictures (empty: the default, see
+    ``bot.images.painter``)."""
+    text = raw.strip()
+    if not text:
+        return None
+    if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= 64:
+        raise SettingsError(f"PICTURE_WORKERS must be a number of workers from 1 to 64 (or "
+                            f"empty for the default), not {raw!r}.")
     return int(text)
 
 

@@ -23,8 +23,9 @@ from typing import Any
 import discord
 
 import locales
-from bot import images
 from bot.config.settings import Timing
+from bot.images.painter import Painter
+from bot.images.scene import Scene
 from bot.table.manager import TableManager
 from bot.table.state import LOBBY, PLAYING, Table
 from bot.table.timers import Clock
@@ -40,25 +41,33 @@ log = logging.getLogger(__name__)
 
 class Board:
     def __init__(self, poster: Poster, manager: TableManager, uis: dict[str, GameUI],
-                 timing: Timing, clock: Clock):
+                 timing: Timing, clock: Clock, painter: Painter):
         self.poster = poster
         self.manager = manager
         self.uis = uis
         self.timing = timing
         self.clock = clock
+        self.painter = painter  # draws the pictures off the event loop
         # On the bot's clock, so tests can play a table's pace without waiting for it.
         self.edits = EditCoalescer(timing.edit_interval, self._edit_by_id, clock=clock,
                                    pacer=poster.pacer)
         self._drawn: dict[str, tuple[int, bytes]] = {}  # table → (message, what it shows)
         self._drawing: dict[str, asyncio.Lock] = {}  # one draw of a table at a time
 
-    def message(self, table: Table) -> dict[str, Any]:
+    async def message(self, table: Table) -> dict[str, Any]:
         """Content, embed and components of the public table: from the public view only,
         in the table's language (whoever's click redraws it)."""
         with locales.speaking(table.language):
-            return self._message(table)
+            # Every part from the table as it is now, before the one await: the picture.
+            parts, scene = self._message(table)
+        if scene is not None:
+            picture = await self.picture(scene)
+            parts["embed"] = show(parts["embed"], picture)
+            parts["picture"] = picture
+        return parts
 
-    def _message(self, table: Table) -> dict[str, Any]:
+    def _message(self, table: Table) -> tuple[dict[str, Any], Scene | None]:
+        """The parts, and the scene of the table's picture to add to them (None: none)."""
         ui = self.uis[table.game_id]
         if table.status == LOBBY:
             full = len(table.seats) >= table.seat_range[1]  # as the options allow
@@ -67,36 +76,35 @@ class Board:
                                      can_remove_ai=len(table.humans) < len(table.seats),
                                      ai=table.ai_allowed)
             return {"content": None, "embed": ui.lobby_embed(table),
-                    "view": lobby_controls.add_to_lobby(lobby, table)}
+                    "view": lobby_controls.add_to_lobby(lobby, table)}, None
         if table.game is None:  # a lobby that closed
             embed = discord.Embed(title=_("{game}: closed", game=ui.title), colour=ui.COLOUR,
                                   description="\n".join(markup.say_safe(e)
                                                          for e in table.lines)
                                   or _("Closed."))
-            return {"content": None, "embed": embed, "view": None}
+            return {"content": None, "embed": embed, "view": None}, None
         view = table.game.public_view()
         embed = ui.table_embed(table, view)
-        picture = self.picture(table, view)
-        pictured = {"picture": picture} if table.images else {}
+        # The picture is drawn from the public view only (images off: none).
+        scene = ui.table_scene(view, table.names) if table.images else None
         if table.status != PLAYING:
-            return {"content": None, "embed": show(embed, picture), "view": None, **pictured}
+            return {"content": None, "embed": embed, "view": None}, scene
         seat = table.to_act
         turn = (_("{player} to play", player=markup.mention(table.seats[seat].user_id))
                 if seat is not None and table.automation() is None else None)
-        return {"content": turn, "embed": show(embed, picture),
+        return {"content": turn, "embed": embed,
                 "view": feature_buttons.add_nudge(buttons.table_view(table.table_id, table.step),
-                                            table), **pictured}
+                                            table)}, scene
 
-    def picture(self, table: Table, view: dict[str, Any]) -> Picture | None:
-        """The table as a picture, drawn from the public view only (None: images off)."""
-        if not table.images:
-            return None
-        scene = self.uis[table.game_id].table_scene(view, table.names)
-        return Picture("table.png", images.render(scene))
+    async def picture(self, scene: Scene) -> Picture | None:
+        """The table's picture, drawn off the event loop; None if the drawing failed (the
+        message goes without it: a move is never lost for a picture)."""
+        data = await self.painter.render_or_none(scene, "table")
+        return Picture("table.png", data) if data is not None else None
 
     async def post(self, table: Table, ping: bool = False) -> discord.Message | None:
         """A new table message (the start pings every player and names whose turn it is)."""
-        kwargs = self.message(table)
+        kwargs = await self.message(table)
         if ping:
             players = " ".join(f"<@{s.user_id}>" for s in table.humans)
             turn = kwargs["content"]
@@ -153,7 +161,7 @@ class Board:
         old = posts.message_id
         if old is not None and self.clock.now() - posts.message_posted_at < \
                 self.timing.retire_after:
-            parts = self.message(shown)
+            parts = await self.message(shown)
             drawn = (old, _digest(parts))
             # (Only the board draws a running game's message; a lobby is also redrawn in
             # the answers to its clicks.)

@@ -18,7 +18,8 @@ from collections.abc import Callable
 from typing import Any
 
 import locales
-from bot import images
+from bot.images.painter import Painter
+from bot.images.scene import Scene
 from bot.table.hint_rules import offered
 from bot.table.state import Table
 from bot.ui import buttons, custom_ids, markup, turn_notices
@@ -41,19 +42,29 @@ YOUR_MOVES: dict[str | None, Text] = {
 
 
 class Hands:
-    def __init__(self, poster: Poster, uis: dict[str, GameUI],
+    def __init__(self, poster: Poster, uis: dict[str, GameUI], painter: Painter,
                  language_of: Callable[[int], str] = lambda user_id: locales.ENGLISH):
         self.poster = poster
         self.uis = uis
+        self.painter = painter  # draws the pictures off the event loop
         self.language_of = language_of  # what each user reads (bot.ui.languages.Readers.of)
 
-    def parts(self, table: Table, seat: int, menu: bool = True) -> dict[str, Any]:
+    async def parts(self, table: Table, seat: int, menu: bool = True) -> dict[str, Any]:
         """The embed and menu of one player's hand: only ever sent to that player, and
         in their language."""
         with locales.speaking(self.language_of(table.seats[seat].user_id)):
-            return self._parts(table, seat, menu)
+            # Every part from the table as it is now, before the one await: the picture.
+            parts, scene = self._parts(table, seat, menu)
+        if scene is None:
+            return parts
+        data = await self.painter.render_or_none(scene, "hand")
+        # A drawing that failed: the hand goes without its picture, never not at all.
+        picture = Picture("hand.png", data) if data is not None else None
+        return {**parts, "embed": show(parts["embed"], picture), "picture": picture}
 
-    def _parts(self, table: Table, seat: int, menu: bool) -> dict[str, Any]:
+    def _parts(self, table: Table, seat: int, menu: bool
+               ) -> tuple[dict[str, Any], Scene | None]:
+        """The parts, and the scene of the hand's picture to add to them (None: none)."""
         assert table.game is not None
         seat_view = table.game.seat_view(seat)
         if table.automation() is not None:
@@ -64,12 +75,10 @@ class Hands:
         view = buttons.hand_view(table.table_id, table.step, seat_view.get("legal") or [],
                                hint=offered(table, seat)) if menu else None
         if not table.images:
-            return {"embed": embed, "view": view}
+            return {"embed": embed, "view": view}, None
         # Drawn from this seat's view only, like the text; "legal" is empty while the bot
         # is about to move, so no card is marked playable then.
-        picture = Picture("hand.png", images.render(ui.hand_scene(seat_view, table.names,
-                                                                  seat)))
-        return {"embed": show(embed, picture), "view": view, "picture": picture}
+        return {"embed": embed, "view": view}, ui.hand_scene(seat_view, table.names, seat)
 
     def move_line(self, table: Table, seat: int, action: int) -> str:
         """One line for the player's own move, in their language: what they played, the
@@ -97,7 +106,7 @@ class Hands:
             return False
         try:
             message = await self.poster.dm(user, posts.dm_channels.get(user),
-                                           **self.parts(table, seat))
+                                           **await self.parts(table, seat))
         except DMClosed:
             posts.dm_closed.add(user)
             await self._announce_closed_dms(table, seat)
@@ -155,7 +164,7 @@ class Hands:
         if message_id is None or channel_id is None:
             return
         parts = (self.collapsed(note) if note is not None
-                 else {"content": None, **self.parts(table, seat, menu=False)})
+                 else {"content": None, **await self.parts(table, seat, menu=False)})
         with contextlib.suppress(Gone):
             await self.poster.edit(channel_id, None, message_id, **parts)
 

@@ -92,7 +92,7 @@ class Presenter:
             # as a new DM (it notifies). Ephemeral hands keep showing the cards.
             await replies.update(interaction, **self.hands.collapsed(line))
         else:
-            await replies.update(interaction, content=None, **self.hands.parts(table, seat))
+            await replies.update(interaction, content=None, **await self.hands.parts(table, seat))
         return Answered(seat, line, again, collapse)
 
     async def refusal(self, interaction: discord.Interaction, outcome: Outcome) -> None:
@@ -106,7 +106,7 @@ class Presenter:
         if not isinstance(error, StaleClick):
             sentences.append(_("Nothing was changed."))
         sentences.append(_("Here is your hand as it is now:"))
-        await replies.reply(interaction, " ".join(sentences), **self.hands.parts(table, seat))
+        await replies.reply(interaction, " ".join(sentences), **await self.hands.parts(table, seat))
 
     async def deal_reports(self, outcome: Outcome) -> None:
         """A new message with each finished deal's result (the final one: see the ending)."""

@@ -518,12 +518,31 @@ class FakeDiscord:
         return result
 
     async def settle(self, quiet: float = 0.05, timeout: float = 5.0) -> None:
-        """Wait until the bot made no API call for `quiet` seconds."""
+        """Wait until every running bot is done and no API call came for `quiet` seconds.
+
+        A bot with a ``busy()`` method (cardtable's) is asked: work it does off the event
+        loop (a picture drawn in a worker) makes no API call for a while, so a quiet
+        spell alone can end before the bot is done. Both must hold twice in a row (a
+        timer that just woke gets to take its lock). A bot without ``busy`` is judged by
+        the quiet spell alone."""
         deadline = time.monotonic() + timeout
-        while time.monotonic() - self._last_change < quiet:
+        idle_once = False
+        while True:
+            still = quiet - (time.monotonic() - self._last_change)
+            if still <= 0 and not self._bots_busy():
+                if idle_once:
+                    return
+                idle_once = True
+            else:
+                idle_once = False
             if time.monotonic() > deadline:
                 raise FakeDiscordError(f"the bot was still busy after {timeout}s")
-            await asyncio.sleep(quiet / 2)
+            await asyncio.sleep(max(still, 0.001))
+
+    def _bots_busy(self) -> bool:
+        """Whether a running bot that can tell says it is at work."""
+        return any(callable(busy := getattr(bot, "busy", None)) and busy()
+                   for bot in self._bots)
 
     # ----- running bots ---------------------------------------------------------------
     @contextlib.asynccontextmanager

@@ -84,10 +84,10 @@ async def move(fake: FakeDiscord, bot, s: Seats, rng: random.Random) -> None:
     assert ix.response.type == 7, ix.response.content  # applied
 
 
-def shows_latest_state(fake: FakeDiscord, bot, s: Seats) -> bool:
+async def shows_latest_state(fake: FakeDiscord, bot, s: Seats) -> bool:
     """The table message shows what the board draws from the table as it is now."""
     table = bot.croupier.manager.in_channel(s.channel.id)
-    now = bot.croupier.board.message(table)
+    now = await bot.croupier.board.message(table)
     message = table_message(fake, s.channel)
     return (message is not None and message.content == (now["content"] or "")
             and message.embeds[0]["description"] == now["embed"].to_dict()["description"])
@@ -127,7 +127,7 @@ async def test_a_move_costs_at_most_1_2_requests_at_twenty_busy_tables(clock, ne
             await idle(bot)
             await fake.settle()
             routes = Counter(c.route for c in fake.calls_since(mark) if budgeted(c.route))
-            assert all(shows_latest_state(fake, bot, s) for s in seats)
+            assert all([await shows_latest_state(fake, bot, s) for s in seats])
             assert all(told_of_this_turn(fake, bot, s) for s in seats)
     per_move = {route: n / moves for route, n in routes.items()}
     assert sum(per_move.values()) <= 1.2, per_move
@@ -162,7 +162,7 @@ async def test_a_tiny_budget_is_never_exceeded_yet_every_table_and_turn_arrives(
             await idle(bot, timeout=60)
             await fake.settle(quiet=0.5, timeout=60)
             calls = [c for c in fake.calls_since(mark) if budgeted(c.route)]
-            assert all(shows_latest_state(fake, bot, s) for s in seats)
+            assert all([await shows_latest_state(fake, bot, s) for s in seats])
             assert all(told_of_this_turn(fake, bot, s) for s in seats)
     assert len(calls) == len(turns)  # every request took its turn in the pacer
     times = sorted(t for t, _ in turns)
@@ -188,10 +188,10 @@ async def test_a_running_table_shows_its_last_move_once_the_interval_is_over(clo
                 await move(fake, bot, seats, rng)
                 await idle(bot)
             assert len(board.versions) == 2  # the first move drawn at once, then merged
-            assert not shows_latest_state(fake, bot, seats)
+            assert not await shows_latest_state(fake, bot, seats)
             clock.advance(watch)
             await idle(bot)
-            assert len(board.versions) == 3 and shows_latest_state(fake, bot, seats)
+            assert len(board.versions) == 3 and await shows_latest_state(fake, bot, seats)
             table = bot.croupier.manager.in_channel(seats.channel.id)
             mark = fake.mark()
             await bot.croupier.board.request_edit(table)  # nothing changed
