@@ -79,11 +79,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--profiler", choices=("cprofile", "sample"), default="cprofile",
                         help="cProfile (every call, slow) or the loop thread's stack "
                              "sampled every 5 ms of CPU (cheap)")
+    parser.add_argument("--timed", nargs="?", const="default", default=None,
+                        help="time the calls of these methods in the bot (module:Class."
+                             "method,...; without a list: the move's path, lock, save, "
+                             "DM, edit and HTTP)")
     parser.add_argument("--json", type=Path, default=None, help="write the results here")
 
 
 def configs(args: argparse.Namespace) -> list[LoadConfig]:
-    from testkit.load import LoadConfig  # the bot, the fake Discord: only when run
+    from testkit.load import TIMED, LoadConfig  # the bot, the fake Discord: only when run
 
     games = tuple(g.strip() for g in args.games.split(",") if g.strip())
     unknown = [g for g in games if g not in game_ids()]
@@ -96,7 +100,9 @@ def configs(args: argparse.Namespace) -> list[LoadConfig]:
                       pictures=args.pictures == "on", backend=args.backend,
                       shard_count=args.shard_count, tables_per_guild=args.tables_per_guild,
                       rate=args.rate, seed=args.seed, profile=args.profile,
-                      profiler=args.profiler)
+                      profiler=args.profiler,
+                      timed=(() if args.timed is None else TIMED if args.timed == "default"
+                             else tuple(args.timed.split(","))))
     if args.shards is None:
         return [base]
     if args.backend != "postgres":
@@ -182,6 +188,11 @@ def render(r: dict[str, Any]) -> str:
                       f"p50 ≤ {_n(lag['p50_ms_at_most'])} ms, p99 ≤ "
                       f"{_n(lag['p99_ms_at_most'])} ms ({_n(lag['over_25ms_percent'])} % "
                       f"of {_n(lag['samples'])} over 25 ms)"))
+        for method, t in (p.get("timed") or {}).items():
+            lines.append((f"  {method.rpartition(':')[2]}",
+                          f"{_n(t['calls'])} calls, p50 {_n(t['p50_ms'])} ms, p99 "
+                          f"{_n(t['p99_ms'])} ms, max {_n(t['max_ms'])} ms, "
+                          f"{_n(t['total_s'])} s in all"))
         lines.append((f"{name} process", f"CPU {_n(p['cpu_percent'])} % (its threads waited "
                                          f"for a core {_n(p['waited_for_cpu_percent'])} %), RSS "
                                          f"{_n(p['rss_mb'])} MB (with children "

@@ -19,7 +19,9 @@ file (SQLite) or ``pg_database_size`` (PostgreSQL). With ``profile`` the first b
 process is profiled during the measured window only: with cProfile (``profiler``
 "cprofile": every call counted, which slows the Python code a lot, so figures of such a
 run are not the bot's), or by sampling (``profiler`` "sample": the event loop thread's
-stack noted at every 5 ms of CPU time, which costs little).
+stack noted at every 5 ms of CPU time, which costs little). With ``timed`` each bot
+process times the calls of those methods over the window (wall time: where a click
+waits). Both run inside the bot process: ``testkit.loadbot``.
 """
 
 from __future__ import annotations
@@ -46,7 +48,7 @@ import asyncpg  # type: ignore[import-untyped]  # asyncpg ships no type informat
 
 from bot.app.health import LoopLag
 from engine.registry import spec
-from testkit import procstat, scrape
+from testkit import loadbot, procstat, scrape
 from testkit.fakediscord import FakeDiscord
 from testkit.loadtables import Click, Clicks, LoadTable, poll, start_command
 from testkit.pgcluster import PostgresCluster
@@ -55,83 +57,18 @@ from testkit.processes import BotProcess
 GAMES = ("jazz", "jacko", "california_jack", "attackjack")
 EXEMPT = ("/interactions/", "/webhooks/")  # not counted by Discord's 50 requests/s
 UNLIMITED = 1e9
-RATE_SETTING = "CARDTABLE_LOAD_RATE"
-PROFILE_SETTING = "CARDTABLE_LOAD_PROFILE"
-PROFILER_SETTING = "CARDTABLE_LOAD_PROFILER"
 LAG_TARGET = 0.025  # seconds: the issue's loop-lag p99 target is under this bucket
-# ``python -m bot`` as in production (the product's Timing), with its request budget
-# set from CARDTABLE_LOAD_RATE, and, with CARDTABLE_LOAD_PROFILE, a profiler switched on
-# by a first SIGUSR1 and off (its results written to that file) by a second: cProfile's
-# stats, or (CARDTABLE_LOAD_PROFILER=sample) the event loop thread's stack sampled at
-# every 5 ms of the process's CPU time (SIGPROF, handled in that thread), one line
-# "seconds<TAB>file:function;file:function..." (outermost first) per stack, each sample
-# weighed by that thread's CPU time since the one before (a long C call, a picture's
-# quantize, is one sample when it returns: it weighs what it took).
-LAUNCHER = f"""
-import dataclasses
-import os
-import runpy
-import signal
-
-import bot.config.settings
-
-_rate = float(os.environ["{RATE_SETTING}"])
-_load = bot.config.settings.load_settings
-
-
-def _settings(*args, **kwargs):
-    settings = _load(*args, **kwargs)
-    return dataclasses.replace(
-        settings, timing=dataclasses.replace(settings.timing, request_rate=_rate))
-
-
-bot.config.settings.load_settings = _settings
-_profile = os.environ.get("{PROFILE_SETTING}")
-if _profile and os.environ.get("{PROFILER_SETTING}") == "sample":
-    import collections
-    import time
-
-    _stacks = collections.defaultdict(float)
-    _last = []
-
-    def _sample(signum, frame):
-        now, stack = time.thread_time(), []
-        while frame is not None:
-            code = frame.f_code
-            stack.append(os.path.basename(code.co_filename) + ":" + code.co_name)
-            frame = frame.f_back
-        _stacks[";".join(reversed(stack))] += now - _last[0]
-        _last[0] = now
-
-    def _toggle(signum, frame):
-        if _last:
-            signal.setitimer(signal.ITIMER_PROF, 0)
-            with open(_profile, "w") as out:
-                out.writelines(f"{{n:.6f}}\\t{{stack}}\\n" for stack, n in _stacks.items())
-        else:
-            _last.append(time.thread_time())
-            signal.signal(signal.SIGPROF, _sample)
-            signal.setitimer(signal.ITIMER_PROF, 0.005, 0.005)
-
-    signal.signal(signal.SIGUSR1, _toggle)
-elif _profile:
-    import cProfile
-
-    _profiler = cProfile.Profile()
-    _on = []
-
-    def _toggle(signum, frame):
-        if _on:
-            _profiler.disable()
-            _profiler.dump_stats(_profile)
-            _on.clear()
-        else:
-            _profiler.enable()
-            _on.append(True)
-
-    signal.signal(signal.SIGUSR1, _toggle)
-runpy.run_module("bot", run_name="__main__", alter_sys=True)
-"""
+# ``python -m bot`` as in production, with what the benchmark asks of it (testkit.loadbot).
+LAUNCHER = "from testkit.loadbot import main\n\nmain()\n"
+# Where a click's time goes, as wall time (``--timed``): the click's preamble (find the
+# table, wait for its lock), the lock alone, the versioned save, the answer, what follows
+# it (deal results, the table's edit, the next hand), a DM, a table edit, and every
+# HTTP request discord.py makes (its rate-limit waits included).
+TIMED = ("bot.actions.clicks:Clicks.table", "bot.table.step:Steps.hold",
+         "bot.table.manager:TableManager.save", "bot.ui.presenter:Presenter.answer",
+         "bot.ui.presenter:Presenter.after_step", "bot.ui.hands:Hands.send",
+         "bot.ui.poster:Poster.dm", "bot.ui.poster:Poster.edit",
+         "discord.http:HTTPClient.request")
 
 
 @dataclass(frozen=True)
@@ -151,7 +88,8 @@ class LoadConfig:
     rate: float | None = None  # the bot's requests/s; None: no limit (see the module doc)
     seed: int = 1
     profile: Path | None = None  # the (first) bot's profile over the window, written here
-    profiler: str = "cprofile"  # or "sample" (see the module doc)
+    profiler: str = "cprofile"  # or "sample" (testkit.loadbot)
+    timed: tuple[str, ...] = ()  # methods whose calls each bot process times (TIMED)
     database_url: str | None = None  # your own PostgreSQL database (else a throw-away one)
 
 
@@ -359,13 +297,11 @@ async def _measure(config: LoadConfig, layout: list[dict[str, str]], folder: Pat
     async with FakeDiscord(shard_count=count) as fake:
         fake.allow_violations = True  # late answers are counted as failed clicks
         world = build_world(fake, config)
-        rate = str(config.rate if config.rate is not None else UNLIMITED)
         bots = [BotProcess(fake, path, launcher, folder / f"bot{k}.log", url=url,
-                           environment={**shards, RATE_SETTING: rate,
-                                        **({PROFILE_SETTING: str(config.profile),
-                                            PROFILER_SETTING: config.profiler}
-                                           if config.profile is not None and k == 0 else {})})
+                           environment={**shards, **bot_environment(config, folder, k)})
                 for k, shards in enumerate(layout)]
+        watched = [bot for k, bot in enumerate(bots)
+                   if config.timed or (config.profile is not None and k == 0)]
         lag: list[tuple[float, float]] = []
         monitor = LoopLag(lambda seconds: lag.append((time.monotonic(), seconds)))
         trimmer = asyncio.create_task(trim(fake))
@@ -397,17 +333,17 @@ async def _measure(config: LoadConfig, layout: list[dict[str, str]], folder: Pat
                     await asyncio.sleep(config.burst_gap)  # their first moves, then the next
             opened_all = await now()
             await asyncio.sleep(config.warmup)
-            profiled = bots[0] if config.profile is not None else None
-            if profiled is not None and profiled.proc is not None:
-                profiled.proc.send_signal(signal.SIGUSR1)
+            for bot in watched:  # the window opens: profiles and timings start
+                assert bot.proc is not None
+                bot.proc.send_signal(signal.SIGUSR1)
             first = await now()
             await asyncio.sleep(config.duration)
             last = await now()
-            if profiled is not None and profiled.proc is not None:
-                assert config.profile is not None
-                profiled.proc.send_signal(signal.SIGUSR1)
-                profile_path = config.profile
-                await poll(lambda: True if profile_path.exists() else None, timeout=120)
+            for bot in watched:  # ... and end, written to their files
+                assert bot.proc is not None
+                bot.proc.send_signal(signal.SIGUSR1)
+            written = window_files(config, folder, len(bots))
+            await poll(lambda: True if all(f.exists() for f in written) else None, timeout=120)
             for table in world.tables:
                 table.stopping = True
             await asyncio.gather(*players)
@@ -431,8 +367,29 @@ async def _measure(config: LoadConfig, layout: list[dict[str, str]], folder: Pat
         result = report(config, world, bots, layout, bursts, lag,
                         (start, opened_all, first, last, ended), stored)
         result["consistency"]["bot_idle_at_end"] = settled
+        if config.timed:
+            for k, process in enumerate(result["bot"]["processes"]):
+                timed = folder / f"timed{k}.json"
+                process["timed"] = json.loads(timed.read_text()) if timed.exists() else None
         result["harness"]["gc"] = collections.within(first.at, last.at)
         return result
+
+
+def bot_environment(config: LoadConfig, folder: Path, k: int) -> dict[str, str]:
+    """What the k-th bot process is asked (testkit.loadbot)."""
+    env = {loadbot.RATE: str(config.rate if config.rate is not None else UNLIMITED)}
+    if config.profile is not None and k == 0:
+        env |= {loadbot.PROFILE: str(config.profile), loadbot.PROFILER: config.profiler}
+    if config.timed:
+        env |= {loadbot.TIMED: ",".join(config.timed),
+                loadbot.TIMED_OUT: str(folder / f"timed{k}.json")}
+    return env
+
+
+def window_files(config: LoadConfig, folder: Path, processes: int) -> list[Path]:
+    """What the bot processes write when the window closes."""
+    files = [folder / f"timed{k}.json" for k in range(processes)] if config.timed else []
+    return files + ([config.profile] if config.profile is not None else [])
 
 
 def _all_up(fake: FakeDiscord, bots: list[BotProcess], count: int) -> bool:

@@ -1,0 +1,190 @@
+"""Inside the bot process of the load benchmark: ``python -m bot`` as in production, and
+what the benchmark asks of it through the environment.
+
+* ``CARDTABLE_LOAD_RATE``: the bot's request budget (``Timing.request_rate``); the rest
+  of the product's timing is kept.
+* ``CARDTABLE_LOAD_PROFILE`` (a file): the measured window profiled, with cProfile (its
+  stats) or, with ``CARDTABLE_LOAD_PROFILER=sample``, by sampling the event loop
+  thread's stack at every 5 ms of the process's CPU time (SIGPROF, handled in that
+  thread; each sample weighed by that thread's CPU time since the one before, so a long
+  C call, a picture's quantize, is one sample that weighs what it took). One line
+  "seconds<TAB>file:function;file:function..." (outermost first) per stack.
+* ``CARDTABLE_LOAD_TIMED`` ("module:Class.method,..."): the wall time of each call of
+  those coroutine methods (or, for a method returning an async context manager such as
+  a lock's ``hold``, of entering it), written as JSON to ``CARDTABLE_LOAD_TIMED_OUT``:
+  where a click waits, which a CPU profile cannot show.
+
+The window is opened by a first SIGUSR1 and closed (the results written) by a second.
+"""
+
+from __future__ import annotations
+
+import collections
+import dataclasses
+import functools
+import importlib
+import inspect
+import json
+import os
+import runpy
+import signal
+import statistics
+import time
+from collections.abc import Callable
+from types import FrameType
+from typing import Any
+
+RATE = "CARDTABLE_LOAD_RATE"
+PROFILE = "CARDTABLE_LOAD_PROFILE"
+PROFILER = "CARDTABLE_LOAD_PROFILER"
+TIMED = "CARDTABLE_LOAD_TIMED"
+TIMED_OUT = "CARDTABLE_LOAD_TIMED_OUT"
+SAMPLE_EVERY = 0.005  # seconds of CPU time between two samples
+
+Hook = tuple[Callable[[], None], Callable[[], None]]  # (window opens, window closes)
+
+
+def with_rate(rate: float) -> None:
+    """The product's settings, with this request budget."""
+    import bot.config.settings as settings_module
+
+    load = settings_module.load_settings
+
+    def load_settings(*args: Any, **kwargs: Any) -> Any:
+        settings = load(*args, **kwargs)
+        return dataclasses.replace(
+            settings, timing=dataclasses.replace(settings.timing, request_rate=rate))
+
+    settings_module.load_settings = load_settings
+
+
+def cprofile(path: str) -> Hook:
+    import cProfile
+
+    profiler = cProfile.Profile()
+
+    def stop() -> None:
+        profiler.disable()
+        profiler.dump_stats(path)
+
+    return profiler.enable, stop
+
+
+def sampler(path: str) -> Hook:
+    stacks: dict[str, float] = collections.defaultdict(float)
+    last = [0.0]
+
+    def sample(signum: int, frame: FrameType | None) -> None:
+        now, stack = time.thread_time(), []
+        while frame is not None:
+            code = frame.f_code
+            stack.append(os.path.basename(code.co_filename) + ":" + code.co_name)
+            frame = frame.f_back
+        stacks[";".join(reversed(stack))] += now - last[0]
+        last[0] = now
+
+    def start() -> None:
+        last[0] = time.thread_time()
+        signal.signal(signal.SIGPROF, sample)
+        signal.setitimer(signal.ITIMER_PROF, SAMPLE_EVERY, SAMPLE_EVERY)
+
+    def stop() -> None:
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        with open(path, "w") as out:
+            out.writelines(f"{seconds:.6f}\t{stack}\n" for stack, seconds in stacks.items())
+
+    return start, stop
+
+
+class _TimedEntry:
+    """An async context manager whose entry is timed (a lock waited for)."""
+
+    def __init__(self, inner: Any, note: Callable[[float], None]):
+        self.inner, self.note = inner, note
+
+    async def __aenter__(self) -> Any:
+        began = time.monotonic()
+        try:
+            return await self.inner.__aenter__()
+        finally:
+            self.note(time.monotonic() - began)
+
+    async def __aexit__(self, *exc: Any) -> Any:
+        return await self.inner.__aexit__(*exc)
+
+
+def timings(targets: list[str], path: str) -> Hook:
+    durations: dict[str, list[float]] = {t: [] for t in targets}
+    recording = [False]
+
+    def wrap(name: str, original: Callable[..., Any]) -> Callable[..., Any]:
+        def note(seconds: float) -> None:
+            if recording[0]:
+                durations[name].append(seconds)
+
+        if inspect.iscoroutinefunction(original):
+            async def timed(*args: Any, **kwargs: Any) -> Any:
+                began = time.monotonic()
+                try:
+                    return await original(*args, **kwargs)
+                finally:
+                    note(time.monotonic() - began)
+
+            return functools.wraps(original)(timed)
+
+        def entered(*args: Any, **kwargs: Any) -> _TimedEntry:
+            return _TimedEntry(original(*args, **kwargs), note)
+
+        return functools.wraps(original)(entered)
+
+    for target in targets:
+        module_name, _, path_in = target.partition(":")
+        owner: Any = importlib.import_module(module_name)
+        *parents, attribute = path_in.split(".")
+        for parent in parents:
+            owner = getattr(owner, parent)
+        setattr(owner, attribute, wrap(target, getattr(owner, attribute)))
+
+    def start() -> None:
+        recording[0] = True
+
+    def stop() -> None:
+        recording[0] = False
+        summary = {}
+        for name, values in durations.items():
+            ordered = sorted(values)
+            summary[name] = {
+                "calls": len(ordered),
+                "p50_ms": round(statistics.median(ordered) * 1000, 1) if ordered else None,
+                "p99_ms": (round(ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
+                                 * 1000, 1) if ordered else None),
+                "max_ms": round(ordered[-1] * 1000, 1) if ordered else None,
+                "total_s": round(sum(ordered), 2)}
+        with open(path, "w") as out:
+            json.dump(summary, out)
+
+    return start, stop
+
+
+def main() -> None:
+    with_rate(float(os.environ[RATE]))
+    hooks: list[Hook] = []
+    if os.environ.get(TIMED):
+        hooks.append(timings(os.environ[TIMED].split(","), os.environ[TIMED_OUT]))
+    if os.environ.get(PROFILE):
+        make = sampler if os.environ.get(PROFILER) == "sample" else cprofile
+        hooks.append(make(os.environ[PROFILE]))
+    opened = [False]
+
+    def toggle(signum: int, frame: FrameType | None) -> None:
+        for start, stop in hooks:
+            (stop if opened[0] else start)()
+        opened[0] = not opened[0]
+
+    if hooks:
+        signal.signal(signal.SIGUSR1, toggle)
+    runpy.run_module("bot", run_name="__main__", alter_sys=True)
+
+
+if __name__ == "__main__":
+    main()
