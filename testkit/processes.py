@@ -101,12 +101,13 @@ class BotProcess:
         on a busy machine the bot can be silent for a while in the middle of its work.
         ``timeout`` only bounds a failing run."""
         assert self.health_port is not None, "the bot process runs no health endpoint"
-        url = f"http://127.0.0.1:{self.health_port}/metrics"
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         async with aiohttp.ClientSession() as http:
             while True:
                 self.check_running()
+                # Read at every look: a process started meanwhile has a port of its own.
+                url = f"http://127.0.0.1:{self.health_port}/metrics"
                 with contextlib.suppress(aiohttp.ClientError):
                     async with http.get(url) as response:
                         busy = BUSY_NOW.search(await response.text())
