@@ -8,7 +8,8 @@
 ``python -m benchmarks images [--states N] [--format png|webp] [--encoders]``
 ``python -m benchmarks budget [--tables N] [--seconds S] [--every S] [--rate R]``
 ``python -m benchmarks shards [--tables N] [--seconds S]``
-``python -m benchmarks load [--tables N] [--pictures on|off] [--backend B] [--shards K]``"""
+``python -m benchmarks load [--tables N] [--pictures on|off] [--backend B] [--shards K]``
+``python -m benchmarks soak [--tables N] [--kills N] [--pg-restarts N] [--backend B] [--seed N]``"""
 
 from __future__ import annotations
 
@@ -95,9 +96,25 @@ def main(argv: list[str] | None = None) -> int:
     load_bench.add_arguments(commands.add_parser(
         "load", help="many tables of every game: moves/s, click answers, loop lag, CPU, "
                      "memory and database per table (the bot as a process)"))
+    sok = commands.add_parser("soak", help="the bot process killed at random moments "
+                                           "while people play (and PostgreSQL restarted)")
+    sok.add_argument("--tables", type=int, default=20)
+    sok.add_argument("--kills", type=int, default=100)
+    sok.add_argument("--pg-restarts", type=int, default=5)
+    sok.add_argument("--backend", choices=("sqlite", "postgres", "both"), default="both")
+    sok.add_argument("--seed", type=int, default=1)
+    sok.add_argument("--sabotage", choices=("lose", "twice", "record", "stop"), default=None,
+                     help="a bot broken on purpose: its count must come out above 0")
     args = parser.parse_args(argv)
     if args.command == "load":
         return load_bench.main(args)
+    if args.command == "soak":
+        from benchmarks import soak as soak_bench  # the bot as a process, a cluster
+
+        soaked = soak_bench.run(args.tables, args.kills, args.pg_restarts, args.backend,
+                                args.seed, args.sabotage)
+        print(json.dumps(soaked))
+        return 1 if soaked["failed"] else 0  # a count above 0
     if args.command == "shards":
         from benchmarks import shards as shards_bench  # two bot processes and a cluster
 
