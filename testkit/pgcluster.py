@@ -163,6 +163,10 @@ class PostgresCluster:
     def port(self) -> int:
         return self._port
 
+    @property
+    def crash_safe(self) -> bool:
+        return self._crash_safe
+
     def dsn(self, database: str = "postgres") -> str:
         if not self._port:
             raise RuntimeError("the cluster is not started")

@@ -20,7 +20,9 @@ game to the end. The judge (``testkit.soak_judge``) then compares every answer t
 people got with what storage keeps.
 
 Waiting is always for the bot's answers or its /metrics (``BotProcess.idle``); the only
-sleeps are the random moments of a kill and the length of a database outage.
+sleeps are the random moments of a kill and the length of a database outage. The
+PostgreSQL cluster must be ``crash_safe`` (synchronous commits): the throw-away default
+acknowledges commits an immediate stop then loses, which the soak would count as lost.
 """
 
 from __future__ import annotations
@@ -264,10 +266,12 @@ async def soak(plan: Plan, backend: str, folder: Path,
                cluster: PostgresCluster | None = None) -> Report:
     """One soak on ``backend`` ("sqlite", or "postgres" on ``cluster``), in ``folder``
     (the database file, the launcher and the bot's log stay there)."""
+    url = None
+    if backend == "postgres":
+        if cluster is None or not cluster.crash_safe:
+            raise ValueError("the postgres soak needs a crash_safe cluster")
+        url = cluster.create_database()
     folder.mkdir(parents=True, exist_ok=True)
-    url = cluster.create_database() if backend == "postgres" and cluster is not None else None
-    if backend == "postgres" and url is None:
-        raise ValueError("the postgres soak needs a cluster")
     script = folder / "launch_soak.py"
     script.write_text(launcher(plan))
     where = Where(folder / "cardtable.db", url)

@@ -22,7 +22,9 @@ A game **recorded twice**: more than one ``games`` row for a table, a row of a s
 channel that belongs to none of its tables, or a player's ``games`` count in the
 ratings above the games they sat at (the row is unique per table in the schema, the
 counts are not). Tables that **stopped** are the soak's: channels whose game could not
-go on (reported by the players) or is not over at the end.
+go on (reported by the players) or is not over at the end. A table closed in storage
+whose result never reached its channel (no result, no Rematch, at AttackJack no next
+deal) is counted apart, as a result never shown.
 """
 
 from __future__ import annotations
