@@ -14,7 +14,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from bot.images import text
+import bot.images.text as text
 from bot.images.palette import (
     BACK,
     BACK_BORDER,

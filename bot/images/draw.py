@@ -24,7 +24,8 @@ from typing import Literal
 
 from PIL import Image
 
-from bot.images import png, sprites
+import bot.images.png as png
+import bot.images.sprites as sprites
 from bot.images.cards import SIZES
 from bot.images.lru import LRU
 from bot.images.palette import (

@@ -62,7 +62,7 @@ CACHE_SIZE = 128  # pictures kept (a few tens of kB each): the tables' latest st
 def draw(scene: Scene, fmt: Format = "png") -> bytes:
     """Runs in a worker: the scene as image bytes (the drawing's own cache is off: the
     painter keeps one, in the bot's process)."""
-    from bot.images import draw as drawing  # Pillow loads in the worker, when first used
+    import bot.images.draw as drawing  # Pillow loads in the worker, when first used
 
     return drawing.render(scene, fmt, cache=False)
 

@@ -15,7 +15,8 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from bot.images import palette, text
+import bot.images.palette as palette
+import bot.images.text as text
 from bot.images.cards import face_language, sprite
 from bot.images.lru import LRU
 from bot.images.palette import RGB
