@@ -185,6 +185,7 @@ class TablePlayers:
     _series_seen: int = 0  # the newest result with End series handled
     _asked: dict[int, tuple[int, int]] = field(default_factory=dict)  # My hand pressed at
     _rematch_tries: int = 0
+    _progress_at: float = field(default_factory=time.monotonic)  # a move played, a game over
     trail: deque[tuple[float, str]] = field(default_factory=lambda: deque(maxlen=TRAIL))
 
     def note(self, what: str) -> None:
@@ -222,6 +223,7 @@ class TablePlayers:
             if over is not None:
                 self._over_seen = over.id
                 self.games += 1
+                self._progress_at = time.monotonic()
                 self._rematch_tries = 0
                 if self.stage.finishing or not await self.rematch(over):
                     return
@@ -377,6 +379,8 @@ class TablePlayers:
         if not outcomes or DONE in outcomes:
             self._dead.update((message.id, c["custom_id"]) for c, _ in menu.choices)
             self.stage.acknowledged += outcomes.count(DONE)
+            if DONE in outcomes:
+                self._progress_at = time.monotonic()
         elif UNKNOWN in outcomes:  # the bot died: that person may click it again
             if self.rng.random() < RETRIES and self._tries[key] < 3:
                 self.retried += 1
@@ -473,6 +477,11 @@ class TablePlayers:
         False when the table cannot go on (the reason is in ``stops``) or is over."""
         since = time.monotonic()
         while True:
+            idle_since = max(self._progress_at, self.stage.last_disruption)
+            if time.monotonic() > idle_since + 2 * self.stage.stall:  # whatever the reason
+                self.stop(f"no move for {time.monotonic() - idle_since:.0f} s since the last "
+                          "disruption")
+                return False
             async with self.stage.quiet():
                 if self.new_result() or self.series_result() or self.menu() or self.named():
                     return True
@@ -520,7 +529,9 @@ class TablePlayers:
             if not waits_for_bot and user is not None:
                 found = self.hand_at(user, live.table_id, live.data["step"],
                                      dm_only=self.hands == "dm")
-                if found is not None:  # a hand they had put aside: play it after all
+                fresh = found is not None and all(
+                    self._tries[(found.message.id, c["custom_id"])] < 3 for c, _ in found.choices)
+                if found is not None and fresh:  # a hand they had put aside: play it after all
                     self._dead.difference_update((found.message.id, c["custom_id"])
                                                  for c, _ in found.choices)
                     return True
@@ -530,12 +541,12 @@ class TablePlayers:
                 continue
             if waits_for_bot:
                 self.stop(f"table {live.table_id} waited for the bot at step "
-                                  f"{live.data['step']} for {self.stage.stall:.0f} s")
+                          f"{live.data['step']} for {self.stage.stall:.0f} s")
                 return False
             assert user is not None
             self.stop(f"<@{user.id}>, to act at table {live.table_id} step "
-                              f"{live.data['step']}, got no hand in {self.stage.stall:.0f} s"
-                              f" (they see: {self.seen_by(user)})")
+                      f"{live.data['step']}, got no hand in {self.stage.stall:.0f} s"
+                      f" (they see: {self.seen_by(user)})")
             return await self.my_hand(user)  # and play on, to measure the rest
 
     async def start_lobby(self, table_id: str) -> bool:
