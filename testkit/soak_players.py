@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import random
 import time
 from collections import Counter, deque
@@ -39,7 +40,7 @@ from testkit.fakediscord import FakeChannel, FakeDiscord, FakeDiscordError, Fake
 from testkit.fakediscord.interactions import Interaction
 from testkit.harness import TO_PLAY, is_move, menu_choices
 from testkit.processes import BotProcess
-from testkit.soak_judge import DONE, REFUSED, UNKNOWN, Click
+from testkit.soak_judge import DONE, REFUSED, UNKNOWN, Click, TableRow
 from testkit.soak_storage import Where, live_in, newest_in
 
 MENU_PATIENCE = 1.5  # seconds a player waits for a DM hand before asking whether one comes
@@ -48,6 +49,7 @@ ANSWER_PATIENCE = 30.0  # a click the bot (up) has not answered by then is noted
 DOUBLE_CLICKS = 0.04  # the share of clicks made twice at once
 RETRIES = 0.5  # the share of clicks a kill left unanswered that are tried again
 RETRYABLE = "try again"  # a refusal that asks for another click (storage trouble)
+TRY_AGAIN = 20  # clicks on one menu that such refusals may take before it is given up
 REMATCH, END_SERIES, HAND = "ct:rematch:", "ct:endseries:", "ct:hand:"
 TRAIL = 16  # events of a table kept for the report of a stopped one
 
@@ -181,6 +183,8 @@ class TablePlayers:
     retried: int = 0
     _dead: set[tuple[int, str]] = field(default_factory=set)  # menus used up
     _tries: Counter[tuple[int, str]] = field(default_factory=Counter)
+    _spent: set[tuple[int, str]] = field(default_factory=set)  # never to be taken up again
+    _try_again: set[tuple[int, str]] = field(default_factory=set)  # refused: "try again"
     _over_seen: int = 0  # the newest result with Rematch handled
     _series_seen: int = 0  # the newest result with End series handled
     _asked: dict[int, tuple[int, int]] = field(default_factory=dict)  # My hand pressed at
@@ -242,11 +246,12 @@ class TablePlayers:
             if not await self.unstick():
                 return
 
-    async def news(self, timeout: float) -> bool:
-        """Wait up to ``timeout`` for something to do: a menu, a result, a series' end."""
+    async def news(self, timeout: float, also: Callable[[], Any] = lambda: None) -> bool:
+        """Wait up to ``timeout`` for something to do: a menu, a result, a series' end,
+        or ``also``."""
         try:
             await self.fake.wait_for(lambda: self.new_result() or self.series_result()
-                                     or self.menu() or self.named(),
+                                     or self.menu() or self.named() or also(),
                                      timeout=max(timeout, 0.01))
         except FakeDiscordError:
             return False
@@ -300,6 +305,17 @@ class TablePlayers:
             f"{' (deleted)' if m.deleted else ''}: {m.content[:60]!r} "
             f"{[c['custom_id'] for c in m.leaf_components() if is_move(c)][:2]}"
             for m in shown) or "nothing"
+
+    def their_hand(self, user: FakeUser | None, live: TableRow) -> Menu | None:
+        """A hand of ``user`` (to act at the stored table ``live``) at its step, not used
+        up: their DM's (or, at a table of channel hands, My hand's too)."""
+        if user is None:
+            return None
+        found = self.hand_at(user, live.table_id, live.data["step"], dm_only=self.hands == "dm")
+        if found is None or any((found.message.id, c["custom_id"]) in self._spent
+                                for c, _ in found.choices):
+            return None
+        return found
 
     def _with_button(self, prefix: str, after: int) -> FakeMessage | None:
         for message in reversed(self.channel.messages):
@@ -362,6 +378,8 @@ class TablePlayers:
                 return self.fake.click(user, message, custom_id)
             return self.fake.select(user, message, custom_id, [value])
 
+        if (message.id, custom_id) in self._try_again:  # "try again": once storage is back
+            await self.stage.database_up.wait()
         times = 2 if self.rng.random() < DOUBLE_CLICKS else 1
         self.doubled += times - 1
         sent = await asyncio.gather(*(self.send(dispatch, lambda ix: final(ix) is not None)
@@ -374,10 +392,19 @@ class TablePlayers:
             outcomes.append(outcome)
             self.clicks.append(Click(table_id, user.id, step, code, outcome,
                                      ix.text()[:200] if outcome == REFUSED else ""))
-        key = (message.id, custom_id)
+        self._judge_menu(menu, custom_id, outcomes)
+
+    def _judge_menu(self, menu: Menu, custom_id: str, outcomes: list[str]) -> None:
+        """What the person makes of that menu after the answers: used up (played, gone,
+        or refused for good), put aside (the bot died; some click it again later), or
+        clicked again once storage is back (the answer said to try again)."""
+        key = (menu.message.id, custom_id)
         self._tries[key] += 1
+        self._try_again.discard(key)
         if not outcomes or DONE in outcomes:
-            self._dead.update((message.id, c["custom_id"]) for c, _ in menu.choices)
+            whole = {(menu.message.id, c["custom_id"]) for c, _ in menu.choices}
+            self._dead |= whole
+            self._spent |= whole
             self.stage.acknowledged += outcomes.count(DONE)
             if DONE in outcomes:
                 self._progress_at = time.monotonic()
@@ -386,9 +413,14 @@ class TablePlayers:
                 self.retried += 1
             else:
                 self._dead.add(key)
-        elif not any(RETRYABLE in c.answer.lower() for c in self.clicks[-len(outcomes):]) \
-                or self._tries[key] >= 3:
+                if self._tries[key] >= 3:
+                    self._spent.add(key)
+        elif any(RETRYABLE in c.answer.lower() for c in self.clicks[-len(outcomes):]) \
+                and self._tries[key] < TRY_AGAIN:
+            self._try_again.add(key)
+        else:
             self._dead.add(key)
+            self._spent.add(key)
 
     async def press(self, user: FakeUser, message: FakeMessage, custom_id: str
                     ) -> Interaction | None:
@@ -526,17 +558,15 @@ class TablePlayers:
             user = people.get(live.data["seats"][seat]["user_id"]) if seat is not None else None
             waits_for_bot = user is None or game.legal_actions() == [PASS] or \
                 game.is_over or game.needs_deal
-            if not waits_for_bot and user is not None:
-                found = self.hand_at(user, live.table_id, live.data["step"],
-                                     dm_only=self.hands == "dm")
-                fresh = found is not None and all(
-                    self._tries[(found.message.id, c["custom_id"])] < 3 for c, _ in found.choices)
-                if found is not None and fresh:  # a hand they had put aside: play it after all
-                    self._dead.difference_update((found.message.id, c["custom_id"])
-                                                 for c, _ in found.choices)
-                    return True
-            if await self.news(bound - time.monotonic()):
+            to_act = None if waits_for_bot else user
+            found = self.their_hand(to_act, live)
+            if found is not None:  # a hand they had put aside: play it after all
+                self._dead.difference_update((found.message.id, c["custom_id"])
+                                             for c, _ in found.choices)
                 return True
+            if await self.news(bound - time.monotonic(),
+                               also=functools.partial(self.their_hand, to_act, live)):
+                continue  # (look again: what came?)
             if time.monotonic() < bound:
                 continue
             if waits_for_bot:
