@@ -73,7 +73,7 @@ class BotProcess:
     health_port: int | None = None  # its /healthz and /metrics, a fresh port each start
     environment: dict[str, str] = field(default_factory=dict)  # more settings (shards)
 
-    async def start(self, wait: bool = True) -> None:
+    async def start(self, wait: bool = True, retries: int = 3) -> None:
         env = self.fake.subprocess_env() | {"DATABASE_PATH": str(self.database),
                                             "LOG_LEVEL": "INFO"} | self.environment
         if self.url is not None:
@@ -88,7 +88,19 @@ class BotProcess:
                 *self.fake.subprocess_command(str(self.launcher)), env=env,
                 stdout=log, stderr=log)
         if wait:
-            await self.fake.wait_for(self._connected, timeout=START_TIMEOUT)
+            try:
+                await self.fake.wait_for(self._connected, timeout=START_TIMEOUT)
+            except AssertionError:
+                # The free port we chose was taken before the bot bound it (another
+                # process on the machine): a new port, a new start.
+                if not (retries and self._lost_its_port()):
+                    raise
+                await self.start(wait, retries - 1)
+
+    def _lost_its_port(self) -> bool:
+        return (self.proc is not None and self.proc.returncode is not None
+                and "HEALTH_PORT" not in self.environment
+                and "the health endpoint cannot listen on" in self.output()[-1500:])
 
     def _connected(self) -> bool:
         self.check_running()
