@@ -408,13 +408,11 @@ class TablePlayers:
             self.stage.acknowledged += outcomes.count(DONE)
             if DONE in outcomes:
                 self._progress_at = time.monotonic()
-        elif UNKNOWN in outcomes:  # the bot died: that person may click it again
-            if self.rng.random() < RETRIES and self._tries[key] < 3:
+        elif UNKNOWN in outcomes:  # the bot died: that person may click it again now,
+            if self.rng.random() < RETRIES and self._tries[key] < 3:  # or once stuck
                 self.retried += 1
             else:
                 self._dead.add(key)
-                if self._tries[key] >= 3:
-                    self._spent.add(key)
         elif any(RETRYABLE in c.answer.lower() for c in self.clicks[-len(outcomes):]) \
                 and self._tries[key] < TRY_AGAIN:
             self._try_again.add(key)
