@@ -43,8 +43,9 @@ from testkit.fakediscord import FakeDiscord, FakeDiscordError
 from testkit.pgcluster import PostgresCluster
 from testkit.processes import BotProcess
 from testkit.soak_judge import Counts, SoakTable, judge
-from testkit.soak_players import REMATCH, Stage, TablePlayers
+from testkit.soak_players import REMATCH, TablePlayers
 from testkit.soak_sabotage import SABOTAGES
+from testkit.soak_stage import Stage
 from testkit.soak_storage import Where, read
 from testkit.tables import open_and_start
 
