@@ -169,11 +169,10 @@ async def database_bytes(config: LoadConfig, path: Path, url: str | None) -> int
 async def postmaster(url: str) -> int:
     """The PostgreSQL server's main process: the parent of our own backend."""
     conn = await asyncpg.connect(url)
-    try:
-        backend = int(await conn.fetchval("SELECT pg_backend_pid()"))
+    try:  # read while connected: the backend process ends with the connection
+        parent = procstat.parent(int(await conn.fetchval("SELECT pg_backend_pid()")))
     finally:
         await conn.close()
-    parent = procstat.parent(backend)
     assert parent is not None, "the PostgreSQL backend is not on this machine"
     return parent
 
