@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-import bot.images
+from bot.images.painter import Painter
 from testkit.fakediscord.fake import FakeDiscord
 from testkit.fakediscord.world import FakeChannel, FakeUser
 from testkit.harness import GameDriver, MakeBot, idle, make_bot
@@ -116,13 +116,13 @@ def scene_texts(scene: Any) -> list[str]:
 def drawn(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
     """Every scene the bot draws a picture of."""
     scenes: list[Any] = []
-    real = bot.images.render
+    real = Painter.render  # every picture the bot sends is asked of its painter
 
-    def recording(scene: Any) -> bytes:
+    async def recording(self: Painter, scene: Any, *args: Any) -> bytes:
         scenes.append(scene)
-        return real(scene)
+        return await real(self, scene, *args)
 
-    monkeypatch.setattr(bot.images, "render", recording)
+    monkeypatch.setattr(Painter, "render", recording)
     return scenes
 
 
