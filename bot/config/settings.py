@@ -379,24 +379,23 @@ def shards(count_raw: str, ids_raw: str) -> Shards:
 
 def ai_workers(raw: str) -> int | None:
     """``AI_WORKERS``: processes searching AI moves (empty: the cores less one, at least 1)."""
-    text = raw.strip()
-    if not text:
-        return None
-    if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= 64:
-        raise SettingsError(f"AI_WORKERS must be a number of processes from 1 to 64 (or "
-                            f"empty for the cores less one), not {raw!r}.")
-    return int(text)
+    return _worker_count(raw, "AI_WORKERS", "processes", "the cores less one")
 
 
 def picture_workers(raw: str) -> int | None:
     """``PICTURE_WORKERS``: workers drawing the pictures (empty: the default, see
     ``bot.images.painter``)."""
+    return _worker_count(raw, "PICTURE_WORKERS", "workers", "the default")
+
+
+def _worker_count(raw: str, name: str, unit: str, empty: str) -> int | None:
+    """A count of workers from 1 to 64, or None when ``raw`` is empty."""
     text = raw.strip()
     if not text:
         return None
     if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= 64:
-        raise SettingsError(f"PICTURE_WORKERS must be a number of workers from 1 to 64 (or "
-                            f"empty for the default), not {raw!r}.")
+        raise SettingsError(f"{name} must be a number of {unit} from 1 to 64 (or "
+                            f"empty for {empty}), not {raw!r}.")
     return int(text)
 
 
