@@ -1,5 +1,6 @@
 """Bots that come and go on one database: a crash (the socket dies, its tasks with the
-process) and a new bot on the same file, as a restart is."""
+process) and a new bot on the same file, as a restart is; ``World``: the same on SQLite
+or PostgreSQL."""
 
 from __future__ import annotations
 
@@ -8,9 +9,11 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 from bot.app.client import CardTableBot
+from bot.config.settings import Settings
+from bot.storage import open_storage
 from testkit.clock import ManualClock
 from testkit.fakediscord import FakeDiscord
-from testkit.harness import make_bot
+from testkit.harness import FAST, cheap_ai, make_bot
 
 # The score cogs: /leaderboard, /chips, /stats and /history.
 EXTENSIONS: dict[str, str | None] = {"cogs.leaderboard": None, "cogs.stats": None,
@@ -47,6 +50,42 @@ class Bots:
         fresh = await self.new(clock)
         await self.fake.start_bot(fresh)
         return fresh
+
+    async def close(self) -> None:
+        for bot in self.made:
+            await self.fake.stop_bot(bot)
+            if bot.store is not None:
+                await bot.store.close()
+
+
+class World:
+    """Bots that come and go on one database, SQLite or PostgreSQL (``url``): a restart."""
+
+    def __init__(self, fake: FakeDiscord, path: Path, url: str | None,
+                 extensions: dict[str, str | None]):
+        self.fake, self.path, self.url = fake, path, url
+        self.extensions = extensions
+        self.made: list[CardTableBot] = []
+
+    async def new(self) -> CardTableBot:
+        store = await open_storage(self.path, url=self.url)
+        settings = Settings(token="fake-token", database_path=self.path, dev_guild_id=None,
+                            log_level=20, timing=FAST)
+        bot = CardTableBot(settings, store=store, clock=ManualClock(), timing=FAST,
+                           extensions=self.extensions, seed=7, ai=cheap_ai())
+        bot._owns_store = True
+        self.made.append(bot)
+        await self.fake.start_bot(bot)
+        return bot
+
+    async def restart(self, bot: CardTableBot) -> CardTableBot:
+        """``bot`` crashes (its socket dies, its tasks with it); a new one starts."""
+        await self.fake.kill(bot)
+        assert bot.croupier is not None and bot.store is not None
+        await bot.croupier.close()
+        await bot.store.close()
+        await self.fake.wait_for(lambda: not self.fake.gateway.live_sessions)
+        return await self.new()
 
     async def close(self) -> None:
         for bot in self.made:

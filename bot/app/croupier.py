@@ -118,11 +118,12 @@ class Croupier:
         self.host_controls = HostControls(self.clicks, self.steps, self.board, self.timers,
                                           uis, clock)
         # What follows a finished game: a rematch, a series' next deal (bot.features).
-        self.rematches = Rematches(self.manager, store, self.lobby, self.endings, uis, clock,
+        self.rematches = Rematches(self.manager, store, self.lobby, uis, clock,
                                    self.commands.table_rng)
         self.series = Series(self.manager, self.steps, self.clicks, self.lobby, self.endings,
                              self.rematches, self.poster, self.timers, store, uis, timing, clock)
         self.endings.standings = self.front.follow = self.series
+        self.endings.debts.payers["series_over"] = self.series.post_over
         # Closed tables' rows deleted after a while (their games stay): bot.table.retention.
         self.pruner = Pruner(store, clock, self.tasks, self.limits.keep_closed,
                              self.limits.prune_every)
@@ -224,6 +225,11 @@ class Croupier:
                 self.tasks.spawn(self._resume(table), f"resume-{table.table_id}")
             else:
                 self.driver.kick(table)
+        # After the open tables: a series' next deal opened before the crash is found there.
+        for closed, owed in await self.endings.debts.collect(self.shards.owns_guild):
+            log.info("table %s closed without showing its end (%s): shown now",
+                     closed.table_id, owed)
+            self.tasks.spawn(self.endings.debts.pay(closed, owed), f"owed-{closed.table_id}")
         return tables
 
     async def _resume(self, table: Table) -> None:

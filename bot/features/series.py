@@ -172,7 +172,10 @@ class Series:
             why = TN("The series is over after {n} deal, the most a series plays.",
                      "The series is over after {n} deals, the most a series plays.",
                      MAX_DEALS)
-        if why is None:
+        opened = self._opened_next(table)
+        if why is None and opened is not None:  # shown again after a restart: opened already
+            waiting = opened
+        elif why is None:
             seats, notes = await self._next_seats(table)
             settings = await self._settings(table)
             if settings is None:
@@ -191,10 +194,12 @@ class Series:
         with speaking(table.language):
             add_standings(embed, table, table.series_deal)
             lines = [markup.say_safe(note) for note in notes]
-            if waiting is not None and waiting.series_start_at is not None:
-                lines.append(_("Deal {number} of the series starts {when}. The host can end "
-                               "the series with **End series**.", number=waiting.series_deal,
-                               when=markup.relative_time(waiting.series_start_at)))
+            if waiting is not None:
+                if waiting.series_start_at is not None:  # (else it started meanwhile)
+                    lines.append(_("Deal {number} of the series starts {when}. The host can "
+                                   "end the series with **End series**.",
+                                   number=waiting.series_deal,
+                                   when=markup.relative_time(waiting.series_start_at)))
                 view = end_view(waiting.series_id or table.table_id)
             else:
                 lines += [markup.say_safe(why or ENDED), _rematch_line()]
@@ -203,6 +208,15 @@ class Series:
                                                           "\n".join(lines)]))
         markup.fit_embed(embed)
         return view
+
+    def _opened_next(self, table: Table) -> Table | None:
+        """The series' next deal if it is open already: the result of ``table`` is being
+        shown once more, after a restart that came between the two."""
+        live = self.manager.in_channel(table.channel_id)
+        if live is not None and live.series_id == table.series_id \
+                and live.series_deal == table.series_deal + 1:
+            return live
+        return None
 
     async def _next_seats(self, table: Table) -> tuple[list[Seat], list[Text]]:
         """Who plays the next deal, and why anyone else does not."""
@@ -269,8 +283,7 @@ class Series:
                 self.timers.schedule(table)  # woke early
                 return
             if now > table.series_start_at + table.lobby_idle:  # a restart long after
-                await self.endings.close_lobby(table, LATE)
-                await self._post_over(table, LATE)
+                await self._over(table, LATE)
                 return
 
             def dealt(t: Table) -> None:
@@ -280,9 +293,7 @@ class Series:
             try:
                 await self.lobby.start_game(table, table.host_id, also=dealt)
             except TableError as error:  # a stake nobody can pay any more, storage trouble
-                why = error.args[0] if error.args else NOT_SET_UP
-                await self.endings.close_lobby(table, why)
-                await self._post_over(table, why)
+                await self._over(table, error.args[0] if error.args else NOT_SET_UP)
                 return
             # Everyone was pinged at the series' first deal; this one comes to their DMs.
             await self.lobby.show_start(table, ping=False)
@@ -302,9 +313,9 @@ class Series:
                                     markup.say_safe(NOT_HOST.filled(host=table.host_name)))
                 return
             if table.status == LOBBY:  # between deals: the next one does not start
-                await self.endings.close_lobby(table, ENDED)
+                await self.endings.close_lobby(table, ENDED, owed="series_over")
                 await replies.update(interaction, view=None)
-                await self._post_over(table, ENDED)
+                await self.endings.debts.pay(table, "series_over")
                 return
             if table.series_over:
                 await replies.reply(interaction, say(LAST_ALREADY))
@@ -313,9 +324,16 @@ class Series:
             await replies.reply(interaction, say(LAST_DEAL if outcome.saved
                                                  else answer_guard.SOMETHING_WRONG))
 
-    async def _post_over(self, waiting: Table, why: str) -> None:
-        """The series ended before its next deal (``waiting``, closed): the final standings,
-        and a Rematch of the last deal played."""
+    async def _over(self, waiting: Table, why: Text) -> None:
+        """End the series before its next deal (``waiting``, a lobby): closed, then its
+        final standings shown (after a restart, if this process dies in between)."""
+        await self.endings.close_lobby(waiting, why, owed="series_over")
+        await self.endings.debts.pay(waiting, "series_over")
+
+    async def post_over(self, waiting: Table) -> None:
+        """The series ended before its next deal (``waiting``, closed; its line says why):
+        the final standings, and a Rematch of the last deal played."""
+        why = waiting.lines[0] if waiting.lines else ENDED
         ui = self.uis[waiting.game_id]
         with speaking(waiting.language):
             # Translators: the title of a series' final standings: "AttackJack · series over".

@@ -83,18 +83,15 @@ class Deadlines:
         table.turn_deadline = table.reminder_at = None
         table.lines = [idle_line(table.idle_limit)]
         try:
-            ended = await self.endings.end(table, kept, completed=False)
+            ended = await self.endings.end(table, kept, completed=False, owed="idle")
         except Exception:  # storage: the table is as it was; its stop is due at once again
             log.exception("cannot stop idle table %s: trying again later", table.table_id)
             self.driver.timers.cancel(table.table_id)
             self.driver.tasks.serve(self._again(table), f"idle-{table.table_id}")
             return
         if ended:  # told as a task of the table's: the bot is busy (and shutdown waits)
-            self.driver.tasks.spawn(self._tell_idle(table), f"idle-stop-{table.table_id}")
-
-    async def _tell_idle(self, table: Table) -> None:
-        await self.front.stopped(table)
-        await self.front.idle_stopped(table)
+            self.driver.tasks.spawn(self.endings.debts.pay(table, "idle"),
+                                    f"idle-stop-{table.table_id}")
 
     async def _again(self, table: Table) -> None:
         """After a failed idle stop: its timer again in a while (not at once, in a loop)."""

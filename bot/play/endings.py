@@ -13,6 +13,10 @@ tries again later (``bot.play.driver.RETRY``): a table records one game, so a se
 try records nothing twice. A failure that may have committed (the connection lost on
 the answer) is remembered, so that the next try, finding the table closed at the very
 version it wrote, shows the result that nobody was shown rather than forgetting it.
+
+What an end shows is stored with it, as what the table owes its channel
+(``bot.play.owed``), and settled once shown: a process that dies in between leaves it to
+the restart, which shows it then.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from datetime import UTC, datetime
 from typing import Protocol
 
 from bot.play.front import Front, GameRules, Rules
+from bot.play.owed import Debts
 from bot.storage import FinishedGame, SeatResult, StorageBusy, Store, VersionConflict
 from bot.table.manager import TableManager
 from bot.table.state import FINISHED, LOBBY, PLAYING, STOPPED, Table
@@ -52,6 +57,8 @@ class Endings:
         self.tasks = tasks
         self.clock = clock
         self.standings: Standings | None = None  # set by the croupier (bot.features.series)
+        self.debts = Debts(store, manager)  # what an end shows; "series_over": the croupier's
+        self.debts.payers.update(result=front.finished, board=front.stopped, idle=self._idle)
         # Tables whose last end failed in a way that may have committed: the version it
         # was tried at, and the status it wrote.
         self._unsure: dict[str, tuple[int, str]] = {}
@@ -66,9 +73,9 @@ class Endings:
         table.turn_deadline = table.reminder_at = None
         if self.standings is not None:
             self.standings.count(table)  # before the final save: a series' standings
-        if await self.end(table, kept, completed=True):
+        if await self.end(table, kept, completed=True, owed="result"):
             # After the record, so a series' next deal sees the chips this one moved.
-            await self.front.finished(table)
+            await self.debts.pay(table, "result")
 
     async def stop(self, table: Table, by: int | None, why: Text) -> None:
         """Stop the table; ``why`` is the line it shows ("The table was stopped by
@@ -81,14 +88,22 @@ class Endings:
         table.stopped_by = by
         table.turn_deadline = table.reminder_at = None
         table.lines = [why]
-        if await self.end(table, kept, completed=False if was_playing else None):
-            await self.front.stopped(table)
+        if await self.end(table, kept, completed=False if was_playing else None,
+                          owed="board"):
+            await self.debts.pay(table, "board")
 
-    async def close_lobby(self, table: Table, why: Text) -> None:
-        """Close a lobby; ``why`` is the line it shows (said in the table's language)."""
+    async def _idle(self, table: Table) -> None:
+        """What a table stopped for want of moves shows (``bot.play.deadlines``)."""
+        await self.front.stopped(table)
+        await self.front.idle_stopped(table)
+
+    async def close_lobby(self, table: Table, why: Text, owed: str | None = None) -> None:
+        """Close a lobby; ``why`` is the line it shows (said in the table's language).
+        ``owed``: what the caller shows next (``debts.pay``), to be shown after a restart
+        if this process dies first."""
         table.status = STOPPED
         table.lines = [why if isinstance(why, Text) else Text.from_data(why)]
-        await self.close(table)
+        await self.close(table, owed)
 
     def _out_of_play(self, table: Table) -> None:
         """No timer, pending edit nor driver of the table runs any more."""
@@ -96,19 +111,24 @@ class Endings:
         self.front.closing(table.table_id)
         self.tasks.cancel_driver(table.table_id)
 
-    async def close(self, table: Table) -> None:
+    async def close(self, table: Table, owed: str | None = None) -> None:
         """Close a table that has no game to record (a lobby); forgotten here even if
         storage fails (then a restart finds it open, and closes it again)."""
         self._out_of_play(table)
         try:
-            await self.manager.close(table)
+            await self.manager.close(table, owed)
         except Exception:
             log.exception("cannot close table %s in storage", table.table_id)
+            return
+        if owed is not None:
+            self.debts.owing(table.table_id)
 
-    async def end(self, table: Table, kept: Table, completed: bool | None) -> bool:
+    async def end(self, table: Table, kept: Table, completed: bool | None,
+                  owed: str | None = None) -> bool:
         """End ``table`` (its final state set; ``kept``: a clone from before) in storage:
         the final state, the table closed and, unless ``completed`` is None, its game
-        recorded (ratings, history, chips), all in one transaction. True once ended here.
+        recorded (ratings, history, chips), all in one transaction. True once ended here;
+        then the caller shows ``owed`` (``debts.pay``), stored with the end.
 
         On a failure nothing was stored: the table gets ``kept`` back and its timers, stays
         live, and the error is raised. False: another process ended it meanwhile (a
@@ -120,8 +140,10 @@ class Endings:
             if completed is not None and table.game is not None:
                 game = finished_game(table, self.rules[table.game_id], completed,
                                      self.clock.now())
-            await self.manager.finish(table, game)
+            await self.manager.finish(table, game, owed)
             self._unsure.pop(table.table_id, None)
+            if owed is not None:
+                self.debts.owing(table.table_id)
             return True
         except Exception as error:
             table.restore(kept)
@@ -129,7 +151,9 @@ class Endings:
                 if self._ours(table, tried, error):
                     log.info("table %s had been ended by this process's last try",
                              table.table_id)
-                    self.manager.forget(table)
+                    self.manager.forget(table, keep_claim=owed is not None)
+                    if owed is not None:
+                        self.debts.owing(table.table_id)
                     return True  # its result was never shown: shown now
                 log.info("table %s was ended by another process", table.table_id)
                 self.manager.forget(table)

@@ -37,6 +37,7 @@ from bot.storage.rows import (
     CHANGE_KINDS,
     CLOSED_STATUSES,
     GLOBAL_SCOPE,
+    OWED_KINDS,
     STARTING_CHIPS,
     STATUSES,
     ChannelBusy,
@@ -78,7 +79,8 @@ async def open_storage(path: str | Path = DEFAULT_DATABASE_PATH, *,
 
 __all__ = [
     "ACTIVE_STATUSES", "CHANGE_KINDS", "CLOSED_STATUSES", "DEFAULT_DATABASE_PATH",
-    "GLOBAL_SCOPE", "MIGRATIONS", "PG_MIGRATIONS", "STARTING_CHIPS", "STATUSES", "ChannelBusy",
+    "GLOBAL_SCOPE", "MIGRATIONS", "OWED_KINDS", "PG_MIGRATIONS", "STARTING_CHIPS", "STATUSES",
+    "ChannelBusy",
     "ChipBalance", "ChipsNotConserved", "ChipsRow", "Clock", "CorruptTable", "FinishedGame",
     "GameStats", "GameSummary", "InvalidResult", "LeaderboardRow", "MigrationFailed",
     "PostgresStorage", "SQLiteStorage", "SchemaTooNew", "SeatResult", "Storage", "StorageBusy",

@@ -130,7 +130,8 @@ class Store(ABC):
 
     @abstractmethod
     async def finish_table(self, table_id: str, status: str, data: dict[str, Any],
-                           expected_version: int, game: FinishedGame | None = None) -> int:
+                           expected_version: int, game: FinishedGame | None = None,
+                           owed: str | None = None) -> int:
         """End a table in ONE transaction: its final snapshot written at
         ``expected_version`` with its closed ``status`` (``finished`` or ``stopped``), and
         ``game``, if given, recorded as ``record_game`` records it (the seats, counts,
@@ -143,7 +144,19 @@ class Store(ABC):
         whole back — the table is then still open at its old version, to be finished
         again. A game already recorded for this table (``record_game``) is not recorded
         again: the table is closed and nothing else moves.
+
+        ``owed`` (one of ``OWED_KINDS``, or None) is stored with it: what the table still
+        owes its channel, until ``settle_owed``; a restart finds it in ``owed_table_keys``.
         """
+
+    @abstractmethod
+    async def owed_table_keys(self) -> list[tuple[str, int]]:
+        """(table id, guild id) of every closed table that still owes its channel what
+        its end shows (``finish_table``'s ``owed``), oldest first."""
+
+    @abstractmethod
+    async def settle_owed(self, table_id: str) -> None:
+        """The table's end was shown: it owes nothing any more (an unknown id: no-op)."""
 
     @abstractmethod
     async def load_active_tables(self) -> list[TableRow | CorruptTable]:

@@ -47,6 +47,7 @@ from bot.storage.rows import (
 from bot.storage.score_reads import ScoreReads
 from bot.storage.values import (
     as_utc,
+    check_owed,
     check_page,
     check_status,
     parse_object,
@@ -59,7 +60,7 @@ P = ParamSpec("P")
 T = TypeVar("T")
 
 _TABLE_COLUMNS = ("table_id, guild_id, channel_id, game, status, version, data, created_at,"
-                  " updated_at, posts")
+                  " updated_at, posts, owed")
 _ACTIVE_IN_CHANNEL = ("SELECT table_id FROM live_tables WHERE channel_id = $1"
                       " AND status IN ('lobby', 'playing')")
 
@@ -85,7 +86,8 @@ _SAVE_TABLE = f"""
 # A table's end: its final snapshot at the expected version and the "closed" notice ($6)
 # in one statement; the game's record follows in the same transaction.
 _FINISH_TABLE = f"""
-    UPDATE live_tables SET status = $2, data = $3, version = version + 1, updated_at = $4
+    UPDATE live_tables SET status = $2, data = $3, version = version + 1, updated_at = $4,
+                           owed = $7
     WHERE table_id = $1 AND version = $5
     RETURNING version, pg_notify('{CHANNEL}', $6)
 """
@@ -293,8 +295,10 @@ class PostgresStorage(ScoreReads):
         return int(version)
 
     async def finish_table(self, table_id: str, status: str, data: dict[str, Any],
-                           expected_version: int, game: FinishedGame | None = None) -> int:
+                           expected_version: int, game: FinishedGame | None = None,
+                           owed: str | None = None) -> int:
         check_status(status, CLOSED_STATUSES)
+        check_owed(owed)
         text = to_json(data)  # everything refused before touching the database
         checked: tuple[FinishedGame, str] | None = None
         if game is not None:
@@ -307,7 +311,7 @@ class PostgresStorage(ScoreReads):
 
         async def finish(conn: asyncpg.Connection) -> tuple[int, bool] | None:
             if await conn.fetchval(_FINISH_TABLE, table_id, status, text, now,
-                                   expected_version, notice) is None:
+                                   expected_version, notice, owed) is None:
                 actual = await conn.fetchval(
                     "SELECT version FROM live_tables WHERE table_id = $1", table_id)
                 raise VersionConflict(table_id, expected_version, actual)
@@ -332,6 +336,17 @@ class PostgresStorage(ScoreReads):
             "SELECT table_id, guild_id FROM live_tables WHERE status IN ('lobby', 'playing')"
             " ORDER BY created_at, table_id")
         return [(row["table_id"], row["guild_id"]) for row in rows]
+
+    async def owed_table_keys(self) -> list[tuple[str, int]]:
+        rows = await self._db.fetch(
+            "SELECT table_id, guild_id FROM live_tables WHERE owed IS NOT NULL"
+            " ORDER BY created_at, table_id")
+        return [(row["table_id"], row["guild_id"]) for row in rows]
+
+    async def settle_owed(self, table_id: str) -> None:
+        async with self._db.turn(("table", table_id)):
+            await self._db.execute("UPDATE live_tables SET owed = NULL WHERE table_id = $1",
+                                   table_id)
 
     async def active_table_in_channel(self, channel_id: int) -> TableRow | CorruptTable | None:
         rows = await self._db.fetch(

@@ -102,6 +102,13 @@ class TableRow:
     created_at: datetime | None = None  # set by the store
     updated_at: datetime | None = None  # set by the store
     posts: dict[str, Any] | None = None
+    owed: str | None = None  # what a closed table still owes its channel (``Store.owed``)
+
+
+OWED_KINDS: Final = ("result", "board", "idle", "series_over")
+"""What a closed table can owe its channel once its end is stored (``finish_table``):
+a finished game's result, a stopped table's message redrawn (``idle``: and its players
+told why), a series' final standings (``bot.play.owed``)."""
 
 
 CHANGE_KINDS: Final = ("opened", "saved", "closed", "answered")

@@ -44,6 +44,7 @@ from bot.storage.rows import (
 )
 from bot.storage.score_reads import ScoreReads
 from bot.storage.values import (
+    check_owed,
     check_page,
     check_status,
     parse_object,
@@ -63,7 +64,7 @@ T = TypeVar("T")
 
 _TABLE_COLUMNS = """
     table_id, guild_id, channel_id, game, status, version,
-    CAST(data AS BLOB) AS data, created_at, updated_at, CAST(posts AS BLOB) AS posts
+    CAST(data AS BLOB) AS data, created_at, updated_at, CAST(posts AS BLOB) AS posts, owed
 """
 
 
@@ -288,8 +289,10 @@ class SQLiteStorage(ScoreReads):
         return next(iter(rows))["version"] if rows else None
 
     async def finish_table(self, table_id: str, status: str, data: dict[str, Any],
-                           expected_version: int, game: FinishedGame | None = None) -> int:
+                           expected_version: int, game: FinishedGame | None = None,
+                           owed: str | None = None) -> int:
         check_status(status, CLOSED_STATUSES)
+        check_owed(owed)
         text = to_json(data)  # everything refused before touching the database
         checked: tuple[FinishedGame, str] | None = None
         if game is not None:
@@ -301,8 +304,8 @@ class SQLiteStorage(ScoreReads):
         async with self._transaction() as conn:
             cursor = await conn.execute(
                 "UPDATE live_tables SET status = ?, data = ?, version = version + 1,"
-                " updated_at = ? WHERE table_id = ? AND version = ?",
-                (status, text, now, table_id, expected_version))
+                " updated_at = ?, owed = ? WHERE table_id = ? AND version = ?",
+                (status, text, now, owed, table_id, expected_version))
             if cursor.rowcount == 0:
                 rows = await conn.execute_fetchall(
                     "SELECT version FROM live_tables WHERE table_id = ?", (table_id,))
@@ -325,6 +328,17 @@ class SQLiteStorage(ScoreReads):
             "SELECT table_id, guild_id FROM live_tables WHERE status IN ('lobby', 'playing')"
             " ORDER BY created_at, table_id")
         return [(row["table_id"], row["guild_id"]) for row in rows]
+
+    async def owed_table_keys(self) -> list[tuple[str, int]]:
+        rows = await self._fetch(
+            "SELECT table_id, guild_id FROM live_tables WHERE owed IS NOT NULL"
+            " ORDER BY created_at, table_id")
+        return [(row["table_id"], row["guild_id"]) for row in rows]
+
+    async def settle_owed(self, table_id: str) -> None:
+        async with self._transaction() as conn:
+            await conn.execute("UPDATE live_tables SET owed = NULL WHERE table_id = ?",
+                               (table_id,))
 
     async def active_table_in_channel(self, channel_id: int) -> TableRow | CorruptTable | None:
         rows = await self._fetch(

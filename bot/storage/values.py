@@ -15,6 +15,7 @@ from typing import Any, Protocol
 from bot.storage.ratings import PROVISIONAL_GAMES
 from bot.storage.rows import (
     GLOBAL_SCOPE,
+    OWED_KINDS,
     CorruptTable,
     GameStats,
     GameSummary,
@@ -65,6 +66,11 @@ def check_status(status: str, allowed: Sequence[str]) -> None:
         raise ValueError(f"Status must be one of {', '.join(allowed)}, not {status!r}.")
 
 
+def check_owed(owed: str | None) -> None:
+    if owed is not None and owed not in OWED_KINDS:
+        raise ValueError(f"What a table owes is one of {', '.join(OWED_KINDS)}, not {owed!r}.")
+
+
 def check_page(offset: int, limit: int) -> None:
     if offset < 0 or limit < 1:
         raise ValueError("A page needs offset >= 0 and limit >= 1.")
@@ -106,7 +112,7 @@ def table_from_row(row: Row, read_time: Callable[[Any], datetime]) -> TableRow |
                             row["status"], row["version"], f"{type(error).__name__}: {error}",
                             posts)
     return TableRow(row["table_id"], row["guild_id"], row["channel_id"], row["game"],
-                    row["status"], row["version"], data, created, updated, posts)
+                    row["status"], row["version"], data, created, updated, posts, row["owed"])
 
 
 def history_filter(guild_id: int | None, channel_id: int | None, user_id: int | None,

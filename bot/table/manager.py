@@ -54,6 +54,7 @@ class TableManager:
         self._saved_posts: dict[str, dict[str, Any]] = {}
         self._visiting: dict[str, Table] = {}  # another process's tables, clicked here
         self._releasing: set[asyncio.Task[None]] = set()
+        self._kept: set[str] = set()  # closed tables still claimed: their end is being shown
 
     def in_channel(self, channel_id: int) -> Table | None:
         return self._by_channel.get(channel_id)
@@ -156,32 +157,54 @@ class TableManager:
         await self.store.save_posts(table.table_id, posts)
         self._saved_posts[table.table_id] = posts
 
-    async def finish(self, table: Table, game: FinishedGame | None = None) -> None:
+    async def finish(self, table: Table, game: FinishedGame | None = None,
+                     owed: str | None = None) -> None:
         """End the table (its status already ``finished`` or ``stopped``): its final state
         saved at its version, the table closed and ``game`` recorded, in one transaction
         (``Store.finish_table``), published as one closed version; then forgotten here.
+        ``owed``: what the end still shows (``bot.play.owed``), stored with it; the table
+        stays claimed by this process until ``let_go``.
 
         If storage fails (``VersionConflict`` included), nothing of it was stored and the
         error is raised with the table still live here at its version: the caller puts its
         state back, and a later try finishes it (once: a table records one game)."""
         table.version = await self.store.finish_table(
-            table.table_id, table.status, table.to_data(), table.version, game)
+            table.table_id, table.status, table.to_data(), table.version, game, owed)
         self._publish(table, Change.CLOSED)
-        self._unregister(table)
+        self.forget(table, keep_claim=owed is not None)
 
-    async def close(self, table: Table) -> None:
+    async def close(self, table: Table, owed: str | None = None) -> None:
         """Save the final state and forget the table (it stays in storage, closed): a
         lobby, or a table no game was played at. Forgotten here even if storage fails."""
         try:
-            await self.finish(table)
+            await self.finish(table, owed=owed)
         finally:
             self._unregister(table)
 
     def _publish(self, table: Table, change: Change) -> None:
         self.bus.publish(Saved(table.table_id, table.version, change, str(table.status)))
 
-    def forget(self, table: Table) -> None:
+    def forget(self, table: Table, keep_claim: bool = False) -> None:
+        """Forget a table that closed; ``keep_claim``: it stays this process's until
+        ``let_go`` (its end is still to be shown here)."""
+        if keep_claim:
+            self.keep_claim(table.table_id)
         self._unregister(table)
+
+    def keep_claim(self, table_id: str) -> None:
+        """The closed table ``table_id`` stays claimed by this process until ``let_go``."""
+        self._kept.add(table_id)
+
+    def let_go(self, table_id: str) -> None:
+        """A closed table kept claimed (``keep_claim``) is shown: its claim goes."""
+        if table_id in self._kept and table_id not in self._by_id:
+            self._kept.discard(table_id)
+            self._release(table_id)
+
+    def rebuild(self, row: TableRow) -> Table:
+        """A stored table as a ``Table`` that is not live here (a closed one, to show its
+        end); raises if its game is not in this build or its snapshot is unreadable."""
+        return self._restore_one(row)
 
     async def restore(self, wanted: Callable[[int], bool] = lambda guild_id: True
                       ) -> tuple[list[Table], list[RestoreProblem]]:
@@ -256,7 +279,8 @@ class TableManager:
     def _unregister(self, table: Table) -> None:
         if self._by_channel.get(table.channel_id) is table:
             del self._by_channel[table.channel_id]
-        if self._by_id.pop(table.table_id, None) is not None:
+        if self._by_id.pop(table.table_id, None) is not None \
+                and table.table_id not in self._kept:
             self._release(table.table_id)
         self._locks.pop(table.table_id, None)
         self._saved_posts.pop(table.table_id, None)

@@ -90,6 +90,31 @@ async def test_finish_table_closes_the_table_and_records_its_game_at_once(
     await store.create_table(TableRow("t2", GUILD, CHANNEL, "jazz"))
 
 
+async def test_what_an_end_owes_its_channel_is_stored_with_it_until_settled(
+        store: Store) -> None:
+    versions = {table_id: await playing_table(store, table_id, channel)
+                for table_id, channel in (("t1", CHANNEL), ("t2", OTHER_CHANNEL))}
+    with pytest.raises(ValueError):  # only the kinds the bot shows
+        await store.finish_table("t1", "finished", SNAPSHOT, versions["t1"], owed="song")
+    assert await store.owed_table_keys() == []  # (nothing written by that)
+    await store.finish_table("t1", "finished", SNAPSHOT, versions["t1"],
+                             finished([(7, 1), (8, 0)]), owed="result")
+    await store.finish_table("t2", "stopped", SNAPSHOT, versions["t2"], owed="board")
+    assert await store.owed_table_keys() == [("t1", GUILD), ("t2", GUILD)]
+    row = await store.load_table("t1")
+    assert isinstance(row, TableRow) and (row.status, row.owed) == ("finished", "result")
+    await store.settle_owed("t1")
+    await store.settle_owed("unknown")  # no such table: nothing
+    assert await store.owed_table_keys() == [("t2", GUILD)]
+    row = await store.load_table("t1")
+    assert isinstance(row, TableRow) and row.owed is None and row.version == versions["t1"] + 1
+    # A failed end stores nothing owed: the table stays open, to be ended again.
+    version = await playing_table(store, "t3", CHANNEL + 5)
+    with pytest.raises(VersionConflict):
+        await store.finish_table("t3", "finished", SNAPSHOT, version - 1, owed="result")
+    assert await store.owed_table_keys() == [("t2", GUILD)]
+
+
 async def test_a_game_without_a_table_id_is_given_the_tables_and_another_is_refused(
         store: Store, database: Database) -> None:
     version = await playing_table(store)

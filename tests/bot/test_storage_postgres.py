@@ -20,6 +20,7 @@ import asyncpg
 import pytest
 
 from bot.storage import (
+    PG_MIGRATIONS,
     STARTING_CHIPS,
     ChannelBusy,
     PostgresStorage,
@@ -84,7 +85,8 @@ async def test_info_names_the_backend_and_hides_the_password(postgres_url: str) 
     secret = postgres_url.replace("postgres@", "postgres:s3cret@")  # trust: any password
     async with await PostgresStorage.open(secret, busy_timeout_ms=1500) as store:
         info = await store.info()
-    assert (info.backend, info.schema_version, info.foreign_keys) == ("postgresql", 7, True)
+    assert (info.backend, info.schema_version, info.foreign_keys) == (
+        "postgresql", len(PG_MIGRATIONS), True)
     assert (info.journal_mode, info.busy_timeout_ms) == ("postgresql", 1500)
     assert info.location == postgres_url and "s3cret" not in info.location
     assert safe_location("postgresql://u:pw@[::1]:5433/db?sslmode=require&password=pw") == (

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from bot.app.client import CardTableBot
-from testkit.bots import EXTENSIONS, Bots, bots_on
+from testkit.bots import EXTENSIONS, Bots, World, bots_on
 from testkit.clock import ManualClock
 from testkit.fakediscord import FakeChannel, FakeDiscord, FakeUser
 from testkit.harness import MakeBot, make_bot
@@ -180,3 +180,16 @@ async def bot_processes(fake: FakeDiscord, tmp_path: Path
     finally:
         for process in made:
             await process.stop()
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+async def world(request: pytest.FixtureRequest, fake: FakeDiscord, tmp_path: Path
+                ) -> AsyncIterator[World]:
+    """Bots that restart on one database: Jazz and AttackJack, on SQLite and PostgreSQL."""
+    url = request.getfixturevalue("postgres_url") if request.param == "postgres" else None
+    made = World(fake, tmp_path / "db.sqlite", url,
+                 {"cogs.jazz": "jazz", "cogs.attackjack": "attackjack"})
+    try:
+        yield made
+    finally:
+        await made.close()

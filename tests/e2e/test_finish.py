@@ -13,68 +13,22 @@ shows neither the table closed nor the game, and a new process finishes it once.
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from bot.app.client import CardTableBot
-from bot.config.settings import Settings
-from bot.storage import STARTING_CHIPS, TableRow, open_storage, results
-from testkit.clock import ManualClock
+from bot.storage import STARTING_CHIPS, TableRow, results
+from testkit.bots import World
 from testkit.fakediscord import FakeChannel, FakeDiscord, FakeUser
-from testkit.harness import FAST, GameDriver, cheap_ai, idle
+from testkit.harness import GameDriver, idle
 from testkit.processes import LAUNCHER, BotProcess, database_rows, pg_rows
 from testkit.tables import live, start_jazz
 
 pytestmark = pytest.mark.slow  # whole games, restarts, bot processes, PostgreSQL
 
-GAMES: dict[str, str | None] = {"cogs.jazz": "jazz", "cogs.attackjack": "attackjack"}
 END_SERIES = "ct:endseries:"
-
-
-class World:
-    """Bots that come and go on one database, SQLite or PostgreSQL (a restart)."""
-
-    def __init__(self, fake: FakeDiscord, path: Path, url: str | None):
-        self.fake, self.path, self.url = fake, path, url
-        self.made: list[CardTableBot] = []
-
-    async def new(self) -> CardTableBot:
-        store = await open_storage(self.path, url=self.url)
-        settings = Settings(token="fake-token", database_path=self.path, dev_guild_id=None,
-                            log_level=20, timing=FAST)
-        bot = CardTableBot(settings, store=store, clock=ManualClock(), timing=FAST,
-                           extensions=GAMES, seed=7, ai=cheap_ai())
-        bot._owns_store = True
-        self.made.append(bot)
-        await self.fake.start_bot(bot)
-        return bot
-
-    async def restart(self, bot: CardTableBot) -> CardTableBot:
-        """``bot`` crashes (its socket dies, its tasks with it); a new one starts."""
-        await self.fake.kill(bot)
-        await bot.croupier.close()
-        await bot.store.close()
-        await self.fake.wait_for(lambda: not self.fake.gateway.live_sessions)
-        return await self.new()
-
-    async def close(self) -> None:
-        for bot in self.made:
-            await self.fake.stop_bot(bot)
-            await bot.store.close()
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-async def world(request: pytest.FixtureRequest, fake: FakeDiscord, tmp_path: Path
-                ) -> AsyncIterator[World]:
-    url = request.getfixturevalue("postgres_url") if request.param == "postgres" else None
-    made = World(fake, tmp_path / "db.sqlite", url)
-    try:
-        yield made
-    finally:
-        await made.close()
 
 
 def rating_fails_once(monkeypatch: pytest.MonkeyPatch) -> list[str]:
