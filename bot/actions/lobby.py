@@ -144,11 +144,8 @@ class Lobby:
         """``user_id`` starts the game and its first deal, in one step (``also`` changes
         the table in that step too); ``TableError`` if refused or not saved. The caller
         holds the table's lock (a click, or ``bot.features.rematch``/``bot.features.series``)."""
-        ui, now = self.uis[table.game_id], self.clock.now()
-        if user_id == table.host_id and table.count_fits:
-            problem = await ui.start_problem(table, self.store)
-            if problem:
-                raise TableError(problem)
+        await self._check_start(table, user_id)
+        now = self.clock.now()
 
         def start(t: Table) -> None:
             t.start_and_deal(user_id, now)
@@ -161,6 +158,25 @@ class Lobby:
         if outcome.failed:
             raise TableError(T("Something went wrong while starting; please press Start "
                                "again."))
+
+    async def _check_start(self, table: Table, user_id: int) -> None:
+        """``TableError`` if the game cannot start (a stake somebody cannot pay)."""
+        if user_id == table.host_id and table.count_fits:
+            problem = await self.uis[table.game_id].start_problem(table, self.store)
+            if problem:
+                raise TableError(problem)
+
+    async def start_unopened(self, table: Table, user_id: int) -> None:
+        """Start the game of a table not stored yet, and its first deal (a rematch): it is
+        then stored already started, in one write, so that no crash can leave a lobby
+        nobody was shown. ``TableError`` if refused (``table`` unchanged)."""
+        await self._check_start(table, user_id)
+        kept = table.clone()
+        try:
+            table.start_and_deal(user_id, self.clock.now())
+        except TableError:
+            table.restore(kept)
+            raise
 
     async def show_start(self, table: Table, ping: bool = True) -> None:
         """A game just started: the table message (pinging the players), timers, hands."""

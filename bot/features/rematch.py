@@ -61,7 +61,6 @@ from locales import _n, say, speaking
 
 if TYPE_CHECKING:  # wired by the croupier; imported for the types only (no cycle)
     from bot.actions.lobby import Lobby
-    from bot.play.endings import Endings
 
 log = logging.getLogger(__name__)
 
@@ -129,13 +128,12 @@ def table_link(table: Table) -> str:
 
 
 class Rematches:
-    def __init__(self, manager: TableManager, store: Store, lobby: Lobby, endings: Endings,
+    def __init__(self, manager: TableManager, store: Store, lobby: Lobby,
                  uis: dict[str, GameUI], clock: Clock,
                  rngs: Callable[[], random.Random | None] = lambda: None):
         self.manager = manager
         self.store = store
         self.lobby = lobby
-        self.endings = endings
         self.uis = uis
         self.clock = clock
         self.rngs = rngs  # each new table's Random (seeded in tests: bot.actions.commands)
@@ -239,18 +237,15 @@ class Rematches:
             await self.lobby.show_start(table)  # the table message, the hands, the bot
 
     async def _open_and_start(self, table: Table) -> str | None:
-        """Open ``table`` (a ``next_table``) in its channel and start its game, holding its
-        lock. None, or why it did not start (a ``Text``: nothing is left open then)."""
+        """Start the game of ``table`` (a ``next_table``) and open it in its channel, started
+        (one write), holding its lock. None, or why it did not start (a ``Text``: nothing
+        is left open then)."""
         try:
+            await self.lobby.start_unopened(table, table.host_id)
             await self.manager.open(table)
-        except TableError as error:  # the channel got a table meanwhile
+        except TableError as error:  # a stake not paid; the channel got a table meanwhile
             return error.args[0]
         except Exception:  # storage trouble
             log.exception("cannot open the table following %s", table.follows)
             return NOT_OPENED
-        try:
-            await self.lobby.start_game(table, table.host_id)
-        except TableError as error:
-            await self.endings.close_lobby(table, error.args[0])
-            return error.args[0]
         return None
