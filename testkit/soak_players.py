@@ -108,6 +108,7 @@ class TablePlayers:
     _series_seen: int = 0  # the newest result with End series handled
     _asked: dict[int, tuple[int, int]] = field(default_factory=dict)  # My hand pressed at
     _rematch_tries: int = 0
+    _rematch_cut: bool = False  # the last Rematch press got no answer: a kill came first
     _progress_at: float = field(default_factory=time.monotonic)  # a move played, a game over
     trail: deque[tuple[float, str]] = field(default_factory=lambda: deque(maxlen=TRAIL))
 
@@ -352,17 +353,21 @@ class TablePlayers:
                    if str(c.get("custom_id", "")).startswith(REMATCH) and not c.get("disabled")]
         if not buttons:
             return False
-        await self.press(self.host, result, buttons[0])
+        ix = await self.press(self.host, result, buttons[0])
+        self._rematch_cut = ix is not None and ix.response is None  # a kill came first
         return True
 
     async def rematch_again(self) -> bool:
         """The host presses the last result's Rematch again (its first press got no
-        answer, or nothing came of it), at most three times a game."""
+        answer, or nothing came of it), at most three times a game that were not cut
+        short by a kill (the stall bounds those)."""
         last = next((m for m in self.channel.messages if m.id == self._over_seen), None)
         if last is None or self._rematch_tries >= 3:
             return False
-        self._rematch_tries += 1
-        return await self.rematch(last)
+        pressed = await self.rematch(last)
+        if not self._rematch_cut:
+            self._rematch_tries += 1
+        return pressed
 
     async def end_series(self) -> bool:
         """At AttackJack, the host ends the series once it played its deals."""

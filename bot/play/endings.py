@@ -59,6 +59,7 @@ class Endings:
         self.standings: Standings | None = None  # set by the croupier (bot.features.series)
         self.debts = Debts(store, manager)  # what an end shows; "series_over": the croupier's
         self.debts.payers.update(result=front.finished, board=front.stopped, idle=self._idle)
+        self.debts.afterwards["result"] = front.closed  # once settled: no second result
         # Tables whose last end failed in a way that may have committed: the version it
         # was tried at, and the status it wrote.
         self._unsure: dict[str, tuple[int, str]] = {}

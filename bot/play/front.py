@@ -35,7 +35,11 @@ class Front(Protocol):
         """A lobby closed by itself (nobody did anything for too long)."""
 
     async def finished(self, table: Table) -> None:
-        """The game is over, recorded and closed: its final result."""
+        """The game is over, recorded and closed: its final result (posted once)."""
+
+    async def closed(self, table: Table) -> None:
+        """After ``finished``: the table itself shows that its game is over (may come
+        twice: a redraw)."""
 
     async def stopped(self, table: Table) -> None:
         """The table was stopped (and closed): nobody's turn any more."""
@@ -76,6 +80,10 @@ class Fronts:
     async def finished(self, table: Table) -> None:
         for front in self.fronts:
             await front.finished(table)
+
+    async def closed(self, table: Table) -> None:
+        for front in self.fronts:
+            await front.closed(table)
 
     async def stopped(self, table: Table) -> None:
         for front in self.fronts:

@@ -35,6 +35,9 @@ class Debts:
         self.store = store
         self.manager = manager
         self.payers: dict[str, Payer] = {}  # by kind: set up by bot.play.endings (and series)
+        # What follows once settled, by kind: shown again after a restart, it would do no
+        # harm (a redraw); the payer's message would be posted twice.
+        self.afterwards: dict[str, Payer] = {}
         self._paying: set[str] = set()  # ids of the tables being shown by this process
 
     def owing(self, table_id: str) -> None:
@@ -50,6 +53,12 @@ class Debts:
         except Exception:
             log.exception("cannot show the end (%s) of table %s", owed, table.table_id)
         await self._settle(table.table_id)
+        after = self.afterwards.get(owed)
+        if after is not None:
+            try:
+                await after(table)
+            except Exception:
+                log.exception("cannot redraw table %s after its end", table.table_id)
 
     async def _settle(self, table_id: str) -> None:
         try:
@@ -67,6 +76,10 @@ class Debts:
         found: list[tuple[Table, str]] = []
         for table_id, guild_id in await self.store.owed_table_keys():
             if table_id in self._paying or not wanted(guild_id):
+                continue
+            if self.manager.get(table_id) is not None:
+                # Live here: its end failed on the way back from a commit (a database
+                # restart) and is tried again; that try finds it ended and shows it.
                 continue
             if not await self.store.claim_table(table_id):
                 continue  # the process that ended it is showing it

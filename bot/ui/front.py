@@ -97,6 +97,8 @@ class DiscordFront:
         await self.poster.send(table.channel_id, table.guild_id, allowed_mentions=PINGS,
                                content=markup.content(f"🏁 {mentions}"), embed=embed,
                                **({"view": view} if view is not None else {}))
+
+    async def closed(self, table: Table) -> None:
         await self.board.edit(table)
 
     async def stopped(self, table: Table) -> None:
