@@ -50,7 +50,7 @@ from bot.table.timers import Clock, TableTimers
 from bot.ui import answer_guard, markup, replies
 from bot.ui.feature_buttons import end_view, rematch_view
 from bot.ui.game_ui import GameUI
-from bot.ui.poster import Poster
+from bot.ui.poster import Poster, once
 from engine.text import TN, T, Text
 from locales import _, _n, say, speaking
 
@@ -343,5 +343,5 @@ class Series:
             add_standings(embed, waiting, waiting.series_deal - 1)
             view = rematch_view(waiting.follows) if waiting.follows else None
         await self.poster.send(waiting.channel_id, waiting.guild_id,
-                               embed=markup.fit_embed(embed),
+                               embed=markup.fit_embed(embed), nonce=once("over", waiting.table_id),
                                **({"view": view} if view is not None else {}))

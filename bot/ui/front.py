@@ -21,7 +21,7 @@ from bot.ui.board import Board, save_posts
 from bot.ui.game_ui import GameUI
 from bot.ui.hands import Hands
 from bot.ui.hint_text import note_on_result
-from bot.ui.poster import DMClosed, Poster
+from bot.ui.poster import DMClosed, Poster, once
 from bot.ui.presenter import Presenter
 from bot.ui.replies import PINGS
 from engine.core import action_code
@@ -96,6 +96,7 @@ class DiscordFront:
         view = await self.follow.follow(table, embed) if self.follow is not None else None
         await self.poster.send(table.channel_id, table.guild_id, allowed_mentions=PINGS,
                                content=markup.content(f"🏁 {mentions}"), embed=embed,
+                               nonce=once("end", table.table_id),
                                **({"view": view} if view is not None else {}))
 
     async def closed(self, table: Table) -> None:
@@ -114,7 +115,7 @@ class DiscordFront:
                      players=mentions, game=table.title,
                      time=describe_duration(table.idle_limit), command=start)
         await self.poster.send(table.channel_id, table.guild_id, allowed_mentions=PINGS,
-                               content=markup.content(text))
+                               content=markup.content(text), nonce=once("idle", table.table_id))
 
     def closing(self, table_id: str) -> None:
         self.board.edits.cancel(table_id)

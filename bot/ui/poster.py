@@ -35,6 +35,14 @@ TROUBLE: tuple[type[Exception], ...] = (discord.HTTPException, aiohttp.ClientErr
                                         TimeoutError, OSError)
 
 
+def once(kind: str, table_id: str) -> str:
+    """A nonce that makes a message of a table's end be posted once: Discord returns the
+    message already made with it (enforce_nonce, which discord.py sets with a nonce)
+    instead of a second, if a restart shows the end again within minutes. Discord takes
+    up to 25 characters."""
+    return f"{kind}:{table_id}"[:25]
+
+
 class Gone(Exception):
     """The message to edit no longer exists (deleted): post a new one."""
 

@@ -5,6 +5,7 @@ Interaction callbacks and webhook (follow-up) routes live in webhooks.py.
 
 from __future__ import annotations
 
+import time
 from typing import TYPE_CHECKING, Any
 
 from . import validate
@@ -44,6 +45,10 @@ GUILD_MESSAGES, DIRECT_MESSAGES = 1 << 9, 1 << 12
 ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024  # bytes per file (interactions say so too)
 
 
+NONCE_LENGTH = 25  # Create Message's nonce: up to 25 characters
+NONCE_WINDOW_S = 300.0  # "the past few minutes": five, here
+
+
 def invalid_form(problems: list[validate.Problem]) -> ApiError:
     return ApiError(400, 50035, "Invalid Form Body", validate.nest_errors(problems), violation=True)
 
@@ -53,6 +58,8 @@ class Messages:
 
     def __init__(self, fake: FakeDiscord) -> None:
         self.fake = fake
+        # Create Message's enforce_nonce: a nonce the bot used lately, and its message.
+        self.by_nonce: dict[str, tuple[FakeMessage, float]] = {}
 
     @property
     def world(self) -> World:
@@ -381,9 +388,21 @@ class Api:
         chan = self.channel(call, *needs)
         if chan.is_dm and chan.recipient is not None and chan.recipient.dms_closed:
             raise ApiError(403, 50007, "Cannot send messages to this user")
+        nonce = body.get("nonce")
+        if nonce is not None and len(str(nonce)) > NONCE_LENGTH:
+            raise invalid_form([("nonce", f"Must be {NONCE_LENGTH} or fewer in length.")])
+        if nonce is not None and body.get("enforce_nonce"):
+            # "If another message was created by the same author with the same nonce [in
+            # the past few minutes], that message will be returned and no new message
+            # will be created." (Discord's Create Message)
+            seen = self.msgs.by_nonce.get(str(nonce))
+            if seen is not None and time.monotonic() - seen[1] < NONCE_WINDOW_S:
+                return seen[0].payload(self.world)
         version = self.msgs.build_version(call.body, call.files)
         version["flags"] &= ~EPHEMERAL_FLAG  # only interaction responses can be ephemeral
         msg = self.msgs.create(chan, version)
+        if nonce is not None:
+            self.msgs.by_nonce[str(nonce)] = (msg, time.monotonic())
         await self.msgs.announce("MESSAGE_CREATE", msg)
         return msg.payload(self.world)
 

@@ -103,6 +103,30 @@ async def test_a_result_not_shown_before_a_crash_is_shown_once_after_the_restart
     fake.assert_no_violations()
 
 
+async def test_a_crash_after_the_result_before_its_settle_does_not_post_it_twice(
+        fake: FakeDiscord, general: FakeChannel, alice: FakeUser, bob: FakeUser,
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    bot = await world.new()
+    debts = bot.croupier.endings.debts
+
+    async def dies(table_id: str) -> None:
+        raise asyncio.CancelledError  # the result is posted; the process dies before this
+
+    monkeypatch.setattr(debts, "_settle", dies)
+    table_id = await attackjack_deal(fake, bot, general, alice, bob)
+    assert len(with_button(fake, general, END_SERIES)) == 1
+    assert await owed(bot, table_id) == "result"
+
+    bot = await world.restart(bot)  # shown again: Discord returns the message of its nonce
+    await settled(fake, bot)
+    assert len(with_button(fake, general, END_SERIES)) == 1
+    assert await owed(bot, table_id) is None
+    posts = [c for c in fake.calls if c.route == "POST /channels/{channel_id}/messages"
+             and isinstance(c.body, dict) and c.body.get("nonce") == f"end:{table_id}"]
+    assert len(posts) == 2 and all(c.body.get("enforce_nonce") for c in posts)
+    fake.assert_no_violations()
+
+
 async def test_a_series_next_deal_opened_before_the_crash_is_not_opened_twice(
         fake: FakeDiscord, general: FakeChannel, alice: FakeUser, bob: FakeUser,
         world: World, monkeypatch: pytest.MonkeyPatch) -> None:
