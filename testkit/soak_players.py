@@ -251,6 +251,15 @@ class TablePlayers:
         """A game's final result not handled yet (it offers Rematch)."""
         return self._with_button(REMATCH, self._over_seen)
 
+    def shown(self, table: TableRow) -> bool:
+        """Whether the end of ``table`` (closed, as stored) is in the channel: a message
+        offering its Rematch, or (a series' next deal, closed) the last deal's."""
+        wanted = {f"{REMATCH}{table.table_id}"}
+        if table.status == "stopped" and table.data.get("follows"):
+            wanted.add(f"{REMATCH}{table.data['follows']}")
+        return any(str(c.get("custom_id", "")) in wanted
+                   for m in self.channel.messages for c in m.leaf_components())
+
     def series_result(self) -> FakeMessage | None:
         """An AttackJack deal's result offering End series, not handled yet."""
         if self.game != "attackjack":
@@ -454,6 +463,8 @@ class TablePlayers:
                 if time.monotonic() < bound:
                     continue
                 newest = await newest_in(self.stage.where, self.channel.id)
+                if newest is not None and self.stage.finishing and self.shown(newest):
+                    return False  # its end is there; the Rematch a kill cut short is not due
                 if newest is not None and newest.status in ("finished", "stopped"):
                     self.unshown.append(self.told(
                         f"table {newest.table_id} is {newest.status} in storage, but no "

@@ -68,6 +68,19 @@ _TABLE_COLUMNS = """
 """
 
 
+# A step's save in one statement (autocommit: a transaction of its own, one trip to
+# aiosqlite's thread instead of four): the versioned write, unless the table is reopened
+# into a channel that has another open table. No row back: ``_save_refused`` says why.
+_SAVE_TABLE = """
+    UPDATE live_tables SET status = ?1, data = ?2, version = version + 1, updated_at = ?3
+    WHERE table_id = ?4 AND version = ?5
+      AND (?1 NOT IN ('lobby', 'playing') OR NOT EXISTS (
+          SELECT 1 FROM live_tables AS other
+          WHERE other.channel_id = live_tables.channel_id AND other.table_id <> ?4
+            AND other.status IN ('lobby', 'playing')))
+    RETURNING version
+"""
+
 # An id is taken by a table, or by the game of a table whose row was pruned.
 _ID_TAKEN = ("SELECT 1 FROM live_tables WHERE table_id = ?"
              " UNION ALL SELECT 1 FROM games WHERE table_id = ?")
@@ -191,6 +204,28 @@ class SQLiteStorage(ScoreReads):
         finally:
             self._lock.release()
 
+    async def _statement(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
+        """One statement alone on the connection, outside any transaction (autocommit: it
+        is one, atomic), its rows fetched: one trip to aiosqlite's thread where a
+        transaction takes three or more, each waiting for the event loop."""
+        try:
+            await asyncio.wait_for(self._lock.acquire(), self._wait_s)
+        except TimeoutError:
+            log.warning("storage: waited %.1f s for the connection; giving up", self._wait_s)
+            raise StorageBusy(f"The database stayed busy for {self._wait_s:.1f} s.") from None
+        try:
+            if self._closed:
+                raise StorageError("The storage is closed.")
+            try:
+                return list(await self._conn.execute_fetchall(sql, params))
+            except sqlite3.OperationalError as error:
+                if error.sqlite_errorcode & 0xFF != sqlite3.SQLITE_BUSY:
+                    raise
+                raise StorageBusy(f"The database stayed locked for {self._wait_s:.1f} s."
+                                  ) from error
+        finally:
+            self._lock.release()
+
     async def _read(self, query: Callable[Concatenate[aiosqlite.Connection, P], Awaitable[T]],
                     *args: P.args, **kwargs: P.kwargs) -> T:
         """Run one query function of ``sqlite_scores`` in a read transaction."""
@@ -198,8 +233,7 @@ class SQLiteStorage(ScoreReads):
             return await query(conn, *args, **kwargs)
 
     async def _fetch(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
-        async with self._transaction(write=False) as conn:
-            return list(await conn.execute_fetchall(sql, params))
+        return await self._statement(sql, params)  # one SELECT: consistent by itself
 
     async def info(self) -> StoreInfo:
         async with self._transaction(write=False) as conn:
@@ -253,29 +287,33 @@ class SQLiteStorage(ScoreReads):
         check_status(status, STATUSES)
         text = to_json(data)  # refuse unserialisable data before touching the database
         now = time_text(self._clock())
-        async with self._transaction() as conn:
-            if status in ACTIVE_STATUSES:  # reopening a closed table must not double a channel
-                await self._check_channel_free(conn, await self._channel_of(conn, table_id),
-                                               except_table=table_id)
-            cursor = await conn.execute(
-                "UPDATE live_tables SET status = ?, data = ?, version = version + 1,"
-                " updated_at = ? WHERE table_id = ? AND version = ?",
-                (status, text, now, table_id, expected_version))
-            if cursor.rowcount == 0:
-                rows = await conn.execute_fetchall(
-                    "SELECT version FROM live_tables WHERE table_id = ?", (table_id,))
-                actual = next(iter(rows))["version"] if rows else None
-                raise VersionConflict(table_id, expected_version, actual)
-        return expected_version + 1
+        if await self._statement(_SAVE_TABLE, (status, text, now, table_id, expected_version)):
+            return expected_version + 1
+        raise await self._save_refused(table_id, status, expected_version)
+
+    async def _save_refused(self, table_id: str, status: str, expected_version: int
+                            ) -> StorageError:
+        """Why ``_SAVE_TABLE`` wrote nothing: the channel has another open table (a closed
+        table reopened: ``ChannelBusy``), or the version differs (``VersionConflict``)."""
+        async with self._transaction(write=False) as conn:
+            if status in ACTIVE_STATUSES:
+                try:
+                    await self._check_channel_free(conn, await self._channel_of(conn, table_id),
+                                                   except_table=table_id)
+                except ChannelBusy as busy:
+                    return busy
+            rows = await conn.execute_fetchall(
+                "SELECT version FROM live_tables WHERE table_id = ?", (table_id,))
+        actual = next(iter(rows))["version"] if rows else None
+        return VersionConflict(table_id, expected_version, actual)
 
     async def save_posts(self, table_id: str, posts: dict[str, Any]) -> None:
         if not isinstance(posts, dict):
             raise TypeError(f"Posts are a dict, not {type(posts).__name__}.")
         text = to_json(posts)
         # No version, no updated_at: posts are bookkeeping, not a step of the table.
-        async with self._transaction() as conn:
-            await conn.execute("UPDATE live_tables SET posts = ? WHERE table_id = ?",
-                               (text, table_id))
+        await self._statement("UPDATE live_tables SET posts = ? WHERE table_id = ?",
+                              (text, table_id))
 
     async def close_table(self, table_id: str, status: str) -> int | None:
         check_status(status, CLOSED_STATUSES)
@@ -336,9 +374,8 @@ class SQLiteStorage(ScoreReads):
         return [(row["table_id"], row["guild_id"]) for row in rows]
 
     async def settle_owed(self, table_id: str) -> None:
-        async with self._transaction() as conn:
-            await conn.execute("UPDATE live_tables SET owed = NULL WHERE table_id = ?",
-                               (table_id,))
+        await self._statement("UPDATE live_tables SET owed = NULL WHERE table_id = ?",
+                              (table_id,))
 
     async def active_table_in_channel(self, channel_id: int) -> TableRow | CorruptTable | None:
         rows = await self._fetch(
