@@ -190,9 +190,8 @@ class SQLiteStorage(ScoreReads):
                 await self._conn.close()
 
     @asynccontextmanager
-    async def _transaction(self, write: bool = True) -> AsyncIterator[aiosqlite.Connection]:
-        """One transaction, alone on the connection. IMMEDIATE takes the write lock up front,
-        so a writer never fails half-way on another process's lock."""
+    async def _turn(self) -> AsyncIterator[aiosqlite.Connection]:
+        """The connection, alone: waited for boundedly (then ``StorageBusy``)."""
         try:
             await asyncio.wait_for(self._lock.acquire(), self._wait_s)
         except TimeoutError:
@@ -201,16 +200,28 @@ class SQLiteStorage(ScoreReads):
         try:
             if self._closed:
                 raise StorageError("The storage is closed.")
-            conn = self._conn
+            yield self._conn
+        finally:
+            self._lock.release()
+
+    def _locked(self, error: sqlite3.OperationalError) -> StorageBusy:
+        """SQLite's lock stayed taken (another process?) past busy_timeout: re-raises
+        ``error`` if it is not that."""
+        if error.sqlite_errorcode & 0xFF != sqlite3.SQLITE_BUSY:
+            raise error
+        log.warning("storage: the database stayed locked for %.1f s (another process?); "
+                    "giving up", self._wait_s)
+        return StorageBusy(f"The database stayed locked for {self._wait_s:.1f} s.")
+
+    @asynccontextmanager
+    async def _transaction(self, write: bool = True) -> AsyncIterator[aiosqlite.Connection]:
+        """One transaction, alone on the connection. IMMEDIATE takes the write lock up front,
+        so a writer never fails half-way on another process's lock."""
+        async with self._turn() as conn:
             try:
                 await conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
             except sqlite3.OperationalError as error:
-                if error.sqlite_errorcode & 0xFF != sqlite3.SQLITE_BUSY:
-                    raise
-                log.warning("storage: the database stayed locked for %.1f s (another "
-                            "process?); giving up", self._wait_s)
-                raise StorageBusy(f"The database stayed locked for {self._wait_s:.1f} s."
-                                  ) from error
+                raise self._locked(error) from error
             try:
                 yield conn
                 await conn.execute("COMMIT")
@@ -218,30 +229,16 @@ class SQLiteStorage(ScoreReads):
                 if conn.in_transaction:
                     await conn.execute("ROLLBACK")
                 raise
-        finally:
-            self._lock.release()
 
     async def _statement(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
         """One statement alone on the connection, outside any transaction (autocommit: it
         is one, atomic), its rows fetched: one trip to aiosqlite's thread where a
         transaction takes three or more, each waiting for the event loop."""
-        try:
-            await asyncio.wait_for(self._lock.acquire(), self._wait_s)
-        except TimeoutError:
-            log.warning("storage: waited %.1f s for the connection; giving up", self._wait_s)
-            raise StorageBusy(f"The database stayed busy for {self._wait_s:.1f} s.") from None
-        try:
-            if self._closed:
-                raise StorageError("The storage is closed.")
+        async with self._turn() as conn:
             try:
-                return list(await self._conn.execute_fetchall(sql, params))
+                return list(await conn.execute_fetchall(sql, params))
             except sqlite3.OperationalError as error:
-                if error.sqlite_errorcode & 0xFF != sqlite3.SQLITE_BUSY:
-                    raise
-                raise StorageBusy(f"The database stayed locked for {self._wait_s:.1f} s."
-                                  ) from error
-        finally:
-            self._lock.release()
+                raise self._locked(error) from error
 
     async def _read(self, query: Callable[Concatenate[aiosqlite.Connection, P], Awaitable[T]],
                     *args: P.args, **kwargs: P.kwargs) -> T:

@@ -86,7 +86,7 @@ async def test_the_wal_file_starts_over_and_stays_bounded_while_saves_go_on(
         finally:
             saving = False
             await saver
-        assert checkpointer.stats.runs == 40
+        assert checkpointer.stats.runs >= 40  # (and its own, once a second)
         # It started over again and again (it would hold every save: 12 KB and more each)...
         assert 0 < biggest < saves * 12000 / 4
         # ...and is cut back to its limit when it does.
