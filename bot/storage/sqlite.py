@@ -43,7 +43,6 @@ from bot.storage.rows import (
     VersionConflict,
 )
 from bot.storage.score_reads import ScoreReads
-from bot.storage.sqlite_checkpoints import Checkpointer
 from bot.storage.values import (
     check_owed,
     check_page,
@@ -56,7 +55,6 @@ from bot.storage.values import (
 )
 
 DEFAULT_DATABASE_PATH: Final = "data/cardtable.db"
-WAL_KEPT_BYTES: Final = 8 * 1024 * 1024  # the WAL file is cut back to this when it restarts
 
 log = logging.getLogger(__name__)
 
@@ -130,9 +128,8 @@ class SQLiteStorage(ScoreReads):
     _scores = scores  # its query functions (ScoreReads)
 
     def __init__(self, conn: aiosqlite.Connection, location: str, clock: Clock,
-                 wait_s: float = 5.0, checkpointer: Checkpointer | None = None):
+                 wait_s: float = 5.0):
         self._conn = conn
-        self.checkpointer = checkpointer  # the WAL's checkpoints, off this connection
         self._location = location
         self._clock = clock
         self._lock = asyncio.Lock()
@@ -164,26 +161,12 @@ class SQLiteStorage(ScoreReads):
             # NORMAL is safe with WAL (a power cut may lose the last commits, never corrupt).
             await conn.execute("PRAGMA synchronous = NORMAL")
             await migrate_sqlite(conn, migrations)
-            if location != ":memory:":  # (in memory: no WAL)
-                await conn.execute("PRAGMA wal_autocheckpoint = 0")  # the checkpointer's job
-                await conn.execute(f"PRAGMA journal_size_limit = {WAL_KEPT_BYTES:d}")
         except BaseException:
             await conn.close()
             raise
-        store = cls(conn, location, clock, wait_s=busy_timeout_ms / 1000)
-        if location != ":memory:":
-            store.checkpointer = Checkpointer(location, then=store._checkpoint_rest)
-            await store.checkpointer.start()
-        return store
-
-    async def _checkpoint_rest(self) -> None:
-        """This connection's checkpoint of what was written since the checkpointer's (a
-        few frames): then its next write starts the WAL file over."""
-        await self._statement("PRAGMA wal_checkpoint(PASSIVE)")
+        return cls(conn, location, clock, wait_s=busy_timeout_ms / 1000)
 
     async def close(self) -> None:
-        if self.checkpointer is not None and not self._closed:
-            await self.checkpointer.close()  # (before the lock: its last run takes it)
         async with self._lock:
             if not self._closed:
                 self._closed = True
