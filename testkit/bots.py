@@ -20,6 +20,15 @@ EXTENSIONS: dict[str, str | None] = {"cogs.leaderboard": None, "cogs.stats": Non
                                      "cogs.history": None}
 
 
+async def crash(fake: FakeDiscord, bot: CardTableBot) -> None:
+    """Stop ``bot`` as a crash would: the socket dies, its tasks with the process."""
+    await fake.kill(bot)
+    assert bot.croupier is not None and bot.store is not None
+    await bot.croupier.close()
+    await bot.store.close()
+    await fake.wait_for(lambda: not fake.gateway.live_sessions)
+
+
 class Bots:
     """Every bot a test makes, on one database file; their stores are closed at teardown
     (aiosqlite's worker thread is not a daemon: an open store keeps pytest from exiting)."""
@@ -36,12 +45,7 @@ class Bots:
         return bot
 
     async def crash(self, bot: CardTableBot) -> None:
-        """Stop ``bot`` as a crash would: the socket dies, its tasks with the process."""
-        await self.fake.kill(bot)
-        assert bot.croupier is not None and bot.store is not None
-        await bot.croupier.close()
-        await bot.store.close()
-        await self.fake.wait_for(lambda: not self.fake.gateway.live_sessions)
+        await crash(self.fake, bot)
 
     async def restart(self, bot: CardTableBot, clock: ManualClock | None = None
                       ) -> CardTableBot:
@@ -80,11 +84,7 @@ class World:
 
     async def restart(self, bot: CardTableBot) -> CardTableBot:
         """``bot`` crashes (its socket dies, its tasks with it); a new one starts."""
-        await self.fake.kill(bot)
-        assert bot.croupier is not None and bot.store is not None
-        await bot.croupier.close()
-        await bot.store.close()
-        await self.fake.wait_for(lambda: not self.fake.gateway.live_sessions)
+        await crash(self.fake, bot)
         return await self.new()
 
     async def close(self) -> None:
