@@ -11,8 +11,9 @@ the tables of one that stopped, whatever is still owed is shown then.
 Shown at most once per process: a table is owed by one process at a time. The one that
 ended it keeps its claim until it has shown it (``TableManager.finish``); any other must
 claim it first (``Store.claim_table``), and skips the tables being shown here. A crash
-after the message but before the settle shows it again after the restart (once more,
-never forgotten).
+after the message but before the settle shows it again after the restart; the message
+carries a nonce (``bot.ui.poster.once``), so Discord returns the first one instead of
+posting it twice.
 """
 
 from __future__ import annotations
