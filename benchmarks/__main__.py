@@ -9,6 +9,7 @@
 ``python -m benchmarks budget [--tables N] [--seconds S] [--every S] [--rate R]``
 ``python -m benchmarks shards [--tables N] [--seconds S]``
 ``python -m benchmarks load [--tables N] [--pictures on|off] [--backend B] [--shards K]``
+``python -m benchmarks floor [--moves-per-second R] [--seconds S] [--clients N] [--work W]``
 ``python -m benchmarks soak [--tables N] [--kills N] [--pg-restarts N] [--backend B] [--seed N]``"""
 
 from __future__ import annotations
@@ -96,6 +97,11 @@ def main(argv: list[str] | None = None) -> int:
     load_bench.add_arguments(commands.add_parser(
         "load", help="many tables of every game: moves/s, click answers, loop lag, CPU, "
                      "memory and database per table (the bot as a process)"))
+    from benchmarks import floor as floor_bench  # (its arguments; it runs only when asked)
+
+    floor_bench.add_arguments(commands.add_parser(
+        "floor", help="the least bot CPU a move can cost: discord.py alone, no cardtable "
+                      "code (a bot process on the fake Discord)"))
     sok = commands.add_parser("soak", help="the bot process killed at random moments "
                                            "while people play (and PostgreSQL restarted)")
     sok.add_argument("--tables", type=int, default=20)
@@ -108,6 +114,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command == "load":
         return load_bench.main(args)
+    if args.command == "floor":
+        return floor_bench.main(args)
     if args.command == "soak":
         from benchmarks import soak as soak_bench  # the bot as a process, a cluster
 
