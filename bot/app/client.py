@@ -75,7 +75,11 @@ class CardTableBot(commands.AutoShardedBot):
                  extensions: dict[str, str | None] | None = None, seed: int | None = None,
                  ai: AIRunner | None = None, painter: Painter | None = None,
                  **options: Any):
-        intents = discord.Intents.default()  # no members, presences or message content
+        # Only the guilds' own events (a server left, a channel deleted: its tables stop).
+        # The bot lives on interactions: every chat message, reaction or typing event in
+        # its servers would otherwise be sent, parsed and cached for nothing.
+        intents = discord.Intents.none()
+        intents.guilds = True
         shards = settings.shards
         if shards.count is not None:  # this process runs some shards (SHARD_COUNT, SHARD_IDS)
             options.setdefault("shard_count", shards.count)
@@ -84,6 +88,10 @@ class CardTableBot(commands.AutoShardedBot):
         # Nothing the bot writes pings anyone unless the call says whom (replies.PINGS: the
         # players it tells): a name that slipped through unescaped still pings nobody.
         options.setdefault("allowed_mentions", discord.AllowedMentions.none())
+        # No message cache: an interaction carries its message and edits go through partial
+        # messages, so the 1,000 messages discord.py keeps by default (with their embeds,
+        # components and authors: megabytes at a thousand tables) are never read.
+        options.setdefault("max_messages", None)
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
                          help_command=None, tree_cls=CardTableTree, **options)
         self.settings = settings

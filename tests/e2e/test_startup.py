@@ -53,7 +53,10 @@ async def test_a_cog_whose_engine_is_missing_does_not_load(fake, monkeypatch, ne
 async def test_the_default_extension_list_loads_every_landed_game(fake, run_bot):
     bot = await run_bot(extensions=None)
     assert set(bot.game_uis) == set(client_module.available_games())
-    assert bot.intents.value == bot.intents.default().value  # nothing privileged
+    # Only the guilds' events: no privileged intent, and no chat message, reaction or
+    # typing event (nor the bot's own table messages) sent to it to parse and cache.
+    assert bot.intents == discord.Intents(guilds=True)
+    assert bot._connection.max_messages is None
 
 
 @pytest.mark.slow
