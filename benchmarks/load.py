@@ -76,9 +76,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--profile", type=Path, default=None,
                         help="profile the bot over the measured window, into this file")
-    parser.add_argument("--profiler", choices=("cprofile", "sample"), default="cprofile",
-                        help="cProfile (every call, slow) or the loop thread's stack "
-                             "sampled every 5 ms of CPU (cheap)")
+    parser.add_argument("--profiler", choices=("cprofile", "sample", "memory"),
+                        default="cprofile",
+                        help="cProfile (every call, slow), the loop thread's stack "
+                             "sampled every 5 ms of CPU (cheap), or memory: the bot's "
+                             "objects by type and its picture caches at the window's "
+                             "close")
     parser.add_argument("--timed", nargs="?", const="default", default=None,
                         help="time the calls of these methods in the bot (module:Class."
                              "method,...; without a list: the move's path, lock, save, "
@@ -128,8 +131,8 @@ def main(args: argparse.Namespace) -> int:
     if len(results) > 1:
         print(render_scaling(results))
     if args.profile is not None and args.profile.exists():
-        print(profile_top(args.profile) if args.profiler == "cprofile"
-              else samples_top(args.profile))
+        shown = {"cprofile": profile_top, "sample": samples_top, "memory": memory_top}
+        print(shown[args.profiler](args.profile))
     text = as_json(results[0] if len(results) == 1 else {"runs": results})
     if args.json is not None:
         args.json.write_text(text + "\n")
@@ -272,6 +275,23 @@ def samples_top(path: Path, lines: int = 25) -> str:
     out.append("  with what it calls:")
     calls = [(name, n) for name, n in _largest(inclusive) if n < 0.995 * total]
     out += [f"    {100 * n / total:5.1f} %  {name}" for name, n in calls[:lines]]
+    return "\n".join(out)
+
+
+def memory_top(path: Path) -> str:
+    """What the bot held at the window's close (testkit.loadbot.memory)."""
+    out = []
+    for line in path.read_text().splitlines():
+        kind, *fields = line.split("\t")
+        if kind == "objects":
+            out.append(f"the bot's Python objects: {int(fields[0]):,}, "
+                       f"{int(fields[1]) / 2**20:.1f} MB (their own sizes); by type:")
+        elif kind == "cache":
+            out.append(f"  a picture cache: {int(fields[0]):,} entries, "
+                       f"{int(fields[1]) / 2**20:.1f} MB")
+        else:
+            count, size, name = fields
+            out.append(f"  {int(size) / 1024:9,.0f} KB  {int(count):9,}  {name}")
     return "\n".join(out)
 
 

@@ -8,7 +8,9 @@ what the benchmark asks of it through the environment.
   thread's stack at every 5 ms of the process's CPU time (SIGPROF, handled in that
   thread; each sample weighed by that thread's CPU time since the one before, so a long
   C call, a picture's quantize, is one sample that weighs what it took). One line
-  "seconds<TAB>file:function;file:function..." (outermost first) per stack.
+  "seconds<TAB>file:function;file:function..." (outermost first) per stack. With
+  ``memory``, what the bot holds when the window closes: its Python objects by type and
+  its pictures' caches (``memory``).
 * ``CARDTABLE_LOAD_TIMED`` ("module:Class.method,..."): the wall time of each call of
   those coroutine methods (or, for a method returning an async context manager such as
   a lock's ``hold``, of entering it), written as JSON to ``CARDTABLE_LOAD_TIMED_OUT``:
@@ -96,6 +98,38 @@ def sampler(path: str) -> Hook:
     return start, stop
 
 
+def memory(path: str) -> Hook:
+    """What the bot holds when the window closes: Python's objects counted by type (their
+    own sizes, ``sys.getsizeof``), and the pictures' bounded caches. Cheap, so the run's
+    other figures stay the bot's."""
+    import gc
+    import sys
+
+    def stop() -> None:
+        counts: dict[str, list[int]] = collections.defaultdict(lambda: [0, 0])
+        tracked = gc.get_objects()
+        untracked = {id(inner): inner for thing in tracked for inner in gc.get_referents(thing)
+                     if not gc.is_tracked(inner)}  # strings, bytes, numbers: held by those
+        for thing in [*tracked, *untracked.values()]:
+            kind = type(thing)
+            entry = counts[f"{kind.__module__}.{kind.__qualname__}"]
+            entry[0] += 1
+            entry[1] += sys.getsizeof(thing)
+        caches = []
+        if "bot.images.lru" in sys.modules:
+            lru = sys.modules["bot.images.lru"]
+            caches = [(len(cache), cache.bytes) for cache in list(lru._ALL)]
+        with open(path, "w") as out:
+            out.write(f"objects\t{sum(c for c, _ in counts.values())}\t"
+                      f"{sum(b for _, b in counts.values())}\n")
+            for entries, size in caches:
+                out.write(f"cache\t{entries}\t{size}\n")
+            for name, (count, size) in sorted(counts.items(), key=lambda i: -i[1][1])[:40]:
+                out.write(f"type\t{count}\t{size}\t{name}\n")
+
+    return (lambda: None), stop
+
+
 class _TimedEntry:
     """An async context manager whose entry is timed (a lock waited for)."""
 
@@ -172,7 +206,8 @@ def main() -> None:
     if os.environ.get(TIMED):
         hooks.append(timings(os.environ[TIMED].split(","), os.environ[TIMED_OUT]))
     if os.environ.get(PROFILE):
-        make = sampler if os.environ.get(PROFILER) == "sample" else cprofile
+        make = {"sample": sampler, "memory": memory}.get(os.environ.get(PROFILER, ""),
+                                                          cprofile)
         hooks.append(make(os.environ[PROFILE]))
     opened = [False]
 
