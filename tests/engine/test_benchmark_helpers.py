@@ -106,6 +106,32 @@ def test_both_trick_deal_benchmarks_play_a_whole_first_deal():
     assert play_first_deal_quietly(Jazz, 4, random.Random(1)) == (52, 0)
 
 
+def test_every_step_of_the_jazz_breakdown_plays_a_whole_first_deal():
+    from benchmarks.jazz import (
+        bare_deal_setup,
+        deal_setup,
+        play_first_deal_recorded,
+        play_first_deal_unchecked,
+        play_first_deal_unrecorded,
+    )
+
+    for play in (play_first_deal_recorded, play_first_deal_unrecorded,
+                 play_first_deal_unchecked):
+        assert play(Jazz, 4, random.Random(1)) == (52, 0)
+    assert deal_setup(Jazz, 4, random.Random(1)) == bare_deal_setup(random.Random(1)) == (0, 0)
+
+
+def test_the_jazz_breakdown_reports_each_step_and_layer():
+    from benchmarks.jazz import BREAKDOWN, LAYERS, breakdown
+
+    out = breakdown(seconds=0.01)
+    assert {f"{name}_deals_per_s" for name in BREAKDOWN} <= set(out)
+    assert {f"{name}_vs_bare" for name in BREAKDOWN[:-1]} <= set(out)
+    assert {f"{layer}_us" for layer in LAYERS} | {"setup_us", "calls_us"} <= set(out)
+    five = breakdown(seconds=0.01, players=5)  # no bare-int deal to compare with
+    assert "bare_deals_per_s" not in five and "events_us" in five and "calls_us" not in five
+
+
 def test_interleaved_rates_give_every_work_its_time_in_turns():
     turns: list[str] = []
 
