@@ -59,7 +59,7 @@ class Snapshots:
 
         A snapshot from before posts had their own column (``posts`` None) still holds
         them in its own fields: they are read from there."""
-        rng = random.Random()
+        rng = _blank_rng()
         rng_version, internal, gauss = data["rng"]
         rng.setstate((rng_version, tuple(internal), gauss))
         stored = {_STORED_AS.get(f.name, f.name): f.name for f in _fields(cls)
@@ -87,7 +87,7 @@ class Snapshots:
     def clone(self) -> Self:
         """An independent copy of the state (not the posts), kept to roll a failed step
         back."""
-        rng = random.Random()
+        rng = _blank_rng()
         rng.setstate(self.rng.getstate())
         return cast(Self, dataclasses.replace(
             cast(Any, self), seats=[dataclasses.replace(s) for s in self.seats], rng=rng,
@@ -99,6 +99,12 @@ class Snapshots:
         for f in _fields(self):
             if f.name != "posts":
                 setattr(self, f.name, getattr(kept, f.name))
+
+
+def _blank_rng() -> random.Random:
+    """A generator whose state is set next: seeded with a constant, since ``Random()``
+    reads the system's entropy (a system call) for a state thrown away at once."""
+    return random.Random(0)
 
 
 def _fields(table: object) -> tuple[dataclasses.Field[Any], ...]:
