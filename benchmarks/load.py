@@ -283,7 +283,14 @@ def memory_top(path: Path) -> str:
     out = []
     for line in path.read_text().splitlines():
         kind, *fields = line.split("\t")
-        if kind == "objects":
+        if kind == "rss":
+            before, after, trimmed = (int(f) for f in fields)
+            out.append(f"the bot's RSS at the window's close: {before / 2**20:.1f} MB; after a "
+                       f"collection{' and malloc_trim' if trimmed else ''}: "
+                       f"{after / 2**20:.1f} MB")
+        elif kind == "map":
+            out.append(f"  resident {int(fields[0]) / 2**20:7.1f} MB  {fields[1]}")
+        elif kind == "objects":
             out.append(f"the bot's Python objects: {int(fields[0]):,}, "
                        f"{int(fields[1]) / 2**20:.1f} MB (their own sizes); by type:")
         elif kind == "cache":

@@ -119,7 +119,13 @@ def memory(path: str) -> Hook:
         if "bot.images.lru" in sys.modules:
             lru = sys.modules["bot.images.lru"]
             caches = [(len(cache), cache.bytes) for cache in list(lru._ALL)]
+        rss_before = _rss()
+        gc.collect()
+        trimmed = _malloc_trim()
         with open(path, "w") as out:
+            out.write(f"rss\t{rss_before}\t{_rss()}\t{int(trimmed)}\n")
+            for name, size in _mappings()[:8]:
+                out.write(f"map\t{size}\t{name}\n")
             out.write(f"objects\t{sum(c for c, _ in counts.values())}\t"
                       f"{sum(b for _, b in counts.values())}\n")
             for entries, size in caches:
@@ -128,6 +134,37 @@ def memory(path: str) -> Hook:
                 out.write(f"type\t{count}\t{size}\t{name}\n")
 
     return (lambda: None), stop
+
+
+def _rss() -> int:
+    with open("/proc/self/statm") as statm:
+        return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
+def _mappings() -> list[tuple[str, int]]:
+    """The process's resident bytes by mapping (a file's name, [heap], or anonymous)."""
+    resident: dict[str, int] = collections.defaultdict(int)
+    name = ""
+    with open("/proc/self/smaps") as smaps:
+        for line in smaps:
+            fields = line.split()
+            if fields[0] == "Rss:":
+                resident[name] += int(fields[1]) * 1024
+            elif not fields[0].endswith(":"):  # a mapping's first line: range perms ... path
+                name = os.path.basename(fields[5]) if len(fields) > 5 else "anonymous"
+    return sorted(resident.items(), key=lambda item: -item[1])
+
+
+def _malloc_trim() -> bool:
+    """glibc's free memory handed back to the system (True if it could be asked)."""
+    import ctypes
+    import ctypes.util
+
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c"))
+        return bool(libc.malloc_trim(0) >= 0)
+    except (OSError, AttributeError):
+        return False
 
 
 class _TimedEntry:
