@@ -27,7 +27,10 @@ from testkit.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
 
 MAIN_THREAD = threading.main_thread()
 FAST = Timing(pause=0, edit_interval=0, turn_timer=300, lobby_idle=900, retire_after=3000,
-              lock_patience=2.0, request_rate=1e9)  # the fake Discord has no limit
+              lock_patience=2.0, request_rate=1e9,  # the fake Discord has no limit
+              # (a /start's early "thinking…" only where a test asks for it: on a busy
+              # machine it would change which response a test sees)
+              start_answer_within=2.2)
 
 
 # ``make_bot`` with its path bound (the end-to-end tests' ``new_bot`` and ``run_bot``).

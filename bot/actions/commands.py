@@ -25,7 +25,7 @@ from bot.table.limits import Openings, Start
 from bot.table.manager import TableManager
 from bot.table.state import HANDS_MODES, LOBBY, STOPPED, Table, TableError, new_table_id
 from bot.table.timers import Clock, TableTimers
-from bot.ui import markup, replies
+from bot.ui import answer_guard, markup, replies
 from bot.ui.board import Board, save_posts
 from bot.ui.game_ui import GameUI, game_status_text
 from bot.ui.languages import table_language
@@ -78,6 +78,7 @@ class Commands:
         """``/<game> start``: a lobby in this channel, its opener seated as host.
 
         ``turn_timer`` is in seconds (0: no timer; None: not given)."""
+        answer_guard.answer_within(interaction, self.timing.start_answer_within)
         channel_id = interaction.channel_id or 0
         settings = await server_settings.read(self.manager.store, interaction.guild_id)
         threaded = table_setup.opens_thread(settings, interaction)

@@ -59,6 +59,9 @@ class Timing:
     lobby_idle: float = 15 * 60  # a lobby without activity for this long expires
     retire_after: float = 50 * 60  # a table message this old is replaced by a fresh one
     lock_patience: float = 2.0  # wait this long for a busy table before deferring a click
+    # A /start not answered by then shows "thinking…" at once and its answer follows: in a
+    # burst of openings, each one's storing and posting waits behind the others'.
+    start_answer_within: float = 0.2
     series_pause: float = 8.0  # between the deals of a series (AttackJack), to read the result
     # Several processes: how often a process looks for tables of its shards that nobody
     # drives (their process stopped), and how long it waits for another process's notice

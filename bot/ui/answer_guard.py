@@ -65,6 +65,23 @@ async def watch(interaction: discord.Interaction, after: float = WATCHDOG_AFTER)
         log.warning("%s not answered after %.1f s: deferred", describe(interaction), after)
 
 
+_early: set[asyncio.Task[bool]] = set()  # deferrals under way (a task needs an owner)
+
+
+def answer_within(interaction: discord.Interaction, seconds: float) -> None:
+    """Defer the interaction, quietly, if it is still unanswered ``seconds`` from now: for
+    a command whose answer waits on work a crowd of such commands queues (a burst of
+    ``/start``s each storing and posting a table). Alone, it answers directly; in a crowd,
+    "thinking…" comes at once and the answer follows. (``watch``'s 2.2 s is for trouble.)"""
+    def due() -> None:
+        if not replies.is_answered(interaction):
+            task = asyncio.get_running_loop().create_task(replies.defer(interaction))
+            _early.add(task)
+            task.add_done_callback(_early.discard)
+
+    asyncio.get_running_loop().call_later(seconds, due)
+
+
 def custom_id_of(interaction: discord.Interaction) -> str:
     data: dict[str, Any] = dict(interaction.data or {})
     return str(data.get("custom_id", ""))

@@ -13,8 +13,10 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import dataclasses
 import logging
 import random
+import time
 from pathlib import Path
 
 import pytest
@@ -24,6 +26,7 @@ from bot.ui import answer_guard
 from bot.ui.presenter import SAVE_FAILED
 from testkit.fakediscord import FakeChannel, FakeDiscord, FakeUser
 from testkit.harness import (
+    FAST,
     GameDriver,
     MakeBot,
     choose,
@@ -356,3 +359,29 @@ async def test_start_and_clicks_while_slow_ai_seats_think_are_answered_at_once(
         await ix.wait_answered(timeout=1)
         assert "Your hand" in ix.text()
     assert table.status == "playing"
+
+
+async def test_a_start_that_waits_says_thinking_at_once_and_its_answer_follows(
+        fake: FakeDiscord, tmp_path):
+    """A /start whose storing waits (a burst of openings, here a held database) shows
+    "thinking…" after ``start_answer_within``, not after the watchdog's 2.2 s; its answer
+    (the table's link) replaces it, and the table is opened once."""
+    alice = fake.add_user("alice")
+    general = fake.channel("general")
+    db_path = tmp_path / "bot.db"
+    timing = dataclasses.replace(FAST, start_answer_within=0.1)
+    bot = await make_bot(db_path, timing=timing, extensions=JAZZ_ONLY)
+    async with fake.running(bot):
+        holder = asyncio.create_task(hold_for(db_path, 1.0))
+        await asyncio.sleep(0.05)
+        began = time.monotonic()
+        ix = await fake.slash(alice, general, "jazz start")
+        await ix.wait_answered(timeout=3)
+        assert ix.response.type == 5 and ix.response.ephemeral  # "thinking…", privately
+        assert time.monotonic() - began < 0.9  # before the database let go: not the watchdog
+        await holder
+        await ix.wait_done(timeout=3)
+        assert "table is open" in ix.text() and not ix.original.loading
+        await idle(bot)
+        assert len(general.messages) == 1  # the lobby, posted once
+        assert bot.croupier.manager.in_channel(general.id) is not None
