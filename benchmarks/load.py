@@ -2,7 +2,8 @@
 
 ``python -m benchmarks load --tables N [--games jazz,jacko,california_jack,attackjack]
 [--move-every 4] [--burst 50] [--duration S] [--pictures on|off]
-[--backend sqlite|postgres] [--shards K[,K...]] [--profile PATH] [--json PATH]``
+[--backend sqlite|postgres] [--shards K[,K...]] [--profile PATH] [--json PATH]
+[--marginal]``
 
 The bot runs as its own process (``python -m bot`` on the tests' fake Discord, the
 product's timing but no request budget unless ``--rate``), the fake Discord and the
@@ -31,8 +32,11 @@ list such as ``1,2,4``, one run each on a fresh database), and each process's CP
 interactions (every DM click goes to shard 0's process, as on Discord) and loop lag are
 shown with PostgreSQL's CPU. ``--profile PATH`` runs the (first) bot process under
 cProfile during the measured window and prints the top of it (a profiled run is slower:
-its figures are not the bot's). The last line is the JSON of every run (``--json PATH``
-also writes it to a file).
+its figures are not the bot's). ``--marginal`` first runs half the tables offered the same
+moves/s (a move every half as long), and shows the RSS one more live table costs: the
+working set of the moves and the pictures' bounded caches, which the per-table figure
+above shares out over the tables, are in both runs and cancel. The last line is the JSON
+of every run (``--json PATH`` also writes it to a file).
 """
 
 from __future__ import annotations
@@ -87,6 +91,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "method,...; without a list: the move's path, lock, save, "
                              "DM, edit and HTTP)")
     parser.add_argument("--json", type=Path, default=None, help="write the results here")
+    parser.add_argument("--marginal", action="store_true",
+                        help="also run half the tables at the same moves/s (a move every "
+                             "half as long) first: the RSS one more live table costs, "
+                             "without the working set and bounded caches both runs share")
 
 
 def configs(args: argparse.Namespace) -> list[LoadConfig]:
@@ -107,7 +115,12 @@ def configs(args: argparse.Namespace) -> list[LoadConfig]:
                       timed=(() if args.timed is None else TIMED if args.timed == "default"
                              else tuple(args.timed.split(","))))
     if args.shards is None:
+        if args.marginal:  # half the tables first, at the same offered moves/s
+            return [dataclasses.replace(base, tables=base.tables // 2, every=base.every / 2),
+                    base]
         return [base]
+    if args.marginal:
+        raise SystemExit("--marginal is for one process (no --shards)")
     if args.backend != "postgres":
         raise SystemExit("--shards needs --backend postgres (the processes share it)")
     return [dataclasses.replace(base, shards=int(k)) for k in args.shards.split(",")]
@@ -119,7 +132,13 @@ def main(args: argparse.Namespace) -> int:
 
     runs = configs(args)
     results = []
-    if len(runs) > 1:  # one cluster, a fresh database for each run
+    if args.marginal:
+        results = [run(config) for config in runs]
+        for result in results:
+            print(render(result), flush=True)
+        results[1]["marginal"] = marginal(results[0], results[1])
+        print(render_marginal(results[1]["marginal"]))
+    elif len(runs) > 1:  # one cluster, a fresh database for each run
         with PostgresCluster() as cluster:
             for config in runs:
                 results.append(run(dataclasses.replace(
@@ -128,7 +147,7 @@ def main(args: argparse.Namespace) -> int:
     else:
         results.append(run(runs[0]))
         print(render(results[0]))
-    if len(results) > 1:
+    if len(results) > 1 and not args.marginal:
         print(render_scaling(results))
     if args.profile is not None and args.profile.exists():
         shown = {"cprofile": profile_top, "sample": samples_top, "memory": memory_top}
@@ -276,6 +295,24 @@ def samples_top(path: Path, lines: int = 25) -> str:
     calls = [(name, n) for name, n in _largest(inclusive) if n < 0.995 * total]
     out += [f"    {100 * n / total:5.1f} %  {name}" for name, n in calls[:lines]]
     return "\n".join(out)
+
+
+def marginal(half: dict[str, Any], whole: dict[str, Any]) -> dict[str, Any]:
+    """What one more live table costs: the RSS between half the tables and all of them,
+    offered the same moves/s, so the working set of the moves and the pictures' bounded
+    caches, which both runs hold, cancel out."""
+    tables = whole["tables"] - half["tables"]
+    grown = whole["bot"]["rss_end_mb"] - half["bot"]["rss_end_mb"]
+    per_table = round(grown * 1024 / max(tables, 1), 1)
+    return {"tables": [half["tables"], whole["tables"]],
+            "rss_end_mb": [half["bot"]["rss_end_mb"], whole["bot"]["rss_end_mb"]],
+            "rss_per_live_table_kb": per_table, "at_most_80kb": per_table <= 80}
+
+
+def render_marginal(m: dict[str, Any]) -> str:
+    (few, many), (small, large) = m["tables"], m["rss_end_mb"]
+    return (f"RSS a live table, marginal: {small} MB at {few} tables, {large} MB at {many} "
+            f"(the same moves/s): {m['rss_per_live_table_kb']} KB a table")
 
 
 def memory_top(path: Path) -> str:

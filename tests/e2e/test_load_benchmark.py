@@ -11,7 +11,7 @@ import math
 
 import pytest
 
-from benchmarks.load import render
+from benchmarks.load import configs, marginal, render
 from testkit import scrape
 from testkit.load import GAMES, LoadConfig, measure, player_moves, shard_layout
 
@@ -88,3 +88,20 @@ def test_the_exposition_is_read_back():
     assert read.value("cardtable_moves_total") == 42
     assert read.histogram("cardtable_loop_lag_seconds") == {0.005: 3.0, math.inf: 4.0}
     assert "cardtable_live_tables" not in read.values  # other labels are not ours
+
+
+def test_the_marginal_run_halves_the_tables_at_the_same_moves_per_second():
+    import argparse
+
+    from benchmarks.load import add_arguments
+
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    half, whole = configs(parser.parse_args(["--tables", "1000", "--move-every", "4",
+                                             "--marginal"]))
+    assert (half.tables, whole.tables) == (500, 1000)
+    assert half.tables / half.every == whole.tables / whole.every  # the same moves/s offered
+    grown = marginal({"tables": 500, "bot": {"rss_end_mb": 177.0}},
+                     {"tables": 1000, "bot": {"rss_end_mb": 189.0}})
+    assert grown["rss_per_live_table_kb"] == round(12 * 1024 / 500, 1)
+    assert grown["at_most_80kb"]
