@@ -3,10 +3,11 @@
 See README.md in this folder for the API.
 """
 
-from .fake import FakeDiscord, Violation
+from .calls import Call
+from .fake import FakeDiscord
 from .interactions import FakeDiscordError, Interaction, Response
 from .patch import patch_discord, patch_from_env
-from .rest import Call
+from .state import Violation
 from .world import FakeChannel, FakeGuild, FakeMessage, FakeRole, FakeUser, World
 
 __all__ = [

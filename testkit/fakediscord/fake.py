@@ -1,4 +1,7 @@
-"""FakeDiscord: the server (REST + gateway on 127.0.0.1), simulated users, inspection."""
+"""FakeDiscord, the facade tests hold: the server started and stopped (REST + gateway on
+127.0.0.1), the world's set-up, bots run, killed and started as subprocesses, and what
+they posted looked up. What its parts share is ``state.FakeState``; what the simulated
+users do is ``users.SimulatedUsers``."""
 
 from __future__ import annotations
 
@@ -9,46 +12,29 @@ import sys
 import time
 from collections import Counter
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import discord
 from aiohttp import web
 
+from .calls import Call
 from .gateway import Gateway
-from .interactions import (
-    APPLICATION_COMMAND,
-    MESSAGE_COMPONENT,
-    MODAL_SUBMIT,
-    FakeDiscordError,
-    Interaction,
-    check_component_use,
-    check_select_values,
-    resolve_slash,
-)
+from .interactions import FakeDiscordError
 from .patch import ENV_URL, FAST_GUILD_READY, gateway_url_for, patch_discord
-from .rest import API_PREFIX, Call, Failure, Router
+from .rest import API_PREFIX, Router
 from .routes import Api, Messages
+from .state import Violation
+from .users import SimulatedUsers
 from .webhooks import Webhooks
-from .world import VIEW_CHANNEL, FakeChannel, FakeGuild, FakeMessage, FakeUser, World
+from .world import VIEW_CHANNEL, FakeChannel, FakeGuild, FakeMessage, FakeUser
+
+__all__ = ["FakeDiscord", "Violation"]
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
-SELECT_TYPES = (3, 5, 6, 7, 8)
 
 
-@dataclass
-class Violation:
-    """Something real Discord would refuse or flag; the fixture fails the test on any."""
-
-    kind: str  # "rest", "late", "unanswered", "gateway"
-    detail: str
-
-    def __str__(self) -> str:
-        return f"[{self.kind}] {self.detail}"
-
-
-class FakeDiscord:
+class FakeDiscord(SimulatedUsers):
     """A fake Discord on loopback that the real discord.py client talks to.
 
     Use `async with FakeDiscord() as fake:` (or the `fake_discord` fixture).
@@ -63,31 +49,15 @@ class FakeDiscord:
         token_lifetime: float = 15 * 60,
         privileged_intents: int = 0,
     ) -> None:
-        self.world = World(shard_count=shard_count)
-        self.token = token
-        self.response_deadline = response_deadline  # seconds for the first response
-        self.token_lifetime = token_lifetime  # follow-ups and @original edits
-        self.privileged_intents = privileged_intents  # intents "enabled in the portal"
+        super().__init__(token=token, shard_count=shard_count,
+                         response_deadline=response_deadline, token_lifetime=token_lifetime,
+                         privileged_intents=privileged_intents)
         self.gateway = Gateway(self)
-        self.calls: list[Call] = []
-        self.errors: list[Call] = []  # every non-2xx answer
-        self.uploads: dict[str, bytes] = {}  # attachment id -> the file's bytes
-        self.violations: list[Violation] = []
-        self.allow_violations = False  # opt out of the teardown check
-        self.interactions: dict[int, Interaction] = {}
-        self.by_token: dict[str, Interaction] = {}
-        self.syncs = 0  # command bulk overwrites received
-        self.resumes = 0
-        self.base_url = ""
-        self.gateway_url = ""
-        self._failures: list[Failure] = []
         self._runner: web.AppRunner | None = None
         self._restore: Callable[[], None] | None = None
         self._bots: dict[discord.Client, asyncio.Task[None]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
-        self._event = asyncio.Event()
-        self._last_change = time.monotonic()
-        self._messages = Messages(self)
+        self._messages = Messages(self, self.gateway)
         self._router = Router(self)
         Api(self, self._messages).register(self._router)
         Webhooks(self, self._messages).register(self._router)
@@ -129,24 +99,6 @@ class FakeDiscord:
             self._restore = None
 
     # ----- the world ------------------------------------------------------------------
-    @property
-    def shard_count(self) -> int:
-        """The shard count of `GET /gateway/bot`, the one IDENTIFY must use."""
-        return self.world.shard_count
-
-    @shard_count.setter
-    def shard_count(self, count: int) -> None:
-        self.world.shard_count = count
-
-    def shard_of(self, where: FakeGuild | FakeChannel | int | None) -> int:
-        """The shard Discord sends a guild's (or channel's) events to: ``(guild_id >> 22)
-        % shard_count``; 0 for DMs (None, a DM channel)."""
-        if isinstance(where, FakeChannel):
-            where = where.guild_id
-        elif isinstance(where, FakeGuild):
-            where = where.id
-        return 0 if where is None else (where >> 22) % self.shard_count
-
     def add_guild(
         self,
         name: str,
@@ -204,229 +156,6 @@ class FakeDiscord:
         message.deleted = True
         await self._messages.announce("MESSAGE_DELETE", message)
         self._changed()
-
-    # ----- simulated users ------------------------------------------------------------
-    async def slash(
-        self,
-        user: FakeUser,
-        channel: FakeChannel,
-        command: str,
-        options: dict[str, Any] | None = None,
-        **kwargs: Any,
-    ) -> Interaction:
-        """`user` types `/command` ("jazz start") with options in `channel`."""
-        self._check_can_use(user, channel)
-        data = resolve_slash(self.world, channel, command, {**(options or {}), **kwargs})
-        return await self._dispatch(APPLICATION_COMMAND, user, channel, data)
-
-    async def click(
-        self,
-        user: FakeUser,
-        message: FakeMessage,
-        custom_id: str | None = None,
-        *,
-        label: str | None = None,
-    ) -> Interaction:
-        """`user` presses a button (by custom_id, or by its label) on the message's latest
-        version; the message can be a channel message, a DM or the user's ephemeral."""
-        custom_id = custom_id or self._button_id(message, label)
-        check_component_use(message, user, custom_id, (2,))
-        data = {"custom_id": custom_id, "component_type": 2}
-        return await self._component(user, message, data)
-
-    async def select(
-        self, user: FakeUser, message: FakeMessage, custom_id: str, values: list[str]
-    ) -> Interaction:
-        """`user` picks `values` in a select menu (the values must be its options)."""
-        comp = check_component_use(message, user, custom_id, SELECT_TYPES)
-        check_select_values(comp, values)
-        data = {"custom_id": custom_id, "component_type": comp["type"], "values": list(values)}
-        return await self._component(user, message, data)
-
-    async def forge(
-        self,
-        user: FakeUser,
-        message: FakeMessage,
-        custom_id: str,
-        *,
-        component_type: int = 2,
-        values: list[str] | None = None,
-    ) -> Interaction:
-        """A click a modified client sends: any custom_id and values on `message`, with
-        no check that the message shows such a component (only that `user` sees it)."""
-        data: dict[str, Any] = {"custom_id": custom_id, "component_type": component_type}
-        if values is not None:
-            data["values"] = list(values)
-        return await self._component(user, message, data)
-
-    async def submit_modal(self, ix: Interaction, values: dict[str, Any]) -> Interaction:
-        """The user of `ix` fills the modal the bot answered with and submits it:
-        `values` maps custom_id -> text (text inputs) or list of values (selects)."""
-        if ix.modal is None:
-            raise FakeDiscordError(f"{ix!r} was not answered with a modal")
-        components = [_submitted(c, values) for c in ix.modal.get("components") or []]
-        data = {"custom_id": ix.modal["custom_id"], "components": components}
-        return await self._dispatch(MODAL_SUBMIT, ix.user, ix.channel, data, ix.source)
-
-    def _button_id(self, message: FakeMessage, label: str | None) -> str:
-        if label is None:
-            raise FakeDiscordError("click() needs a custom_id or a label")
-        found = [b for b in message.buttons() if b.get("label") == label]
-        if len(found) != 1:
-            labels = [b.get("label") for b in message.buttons()]
-            raise FakeDiscordError(
-                f"{len(found)} buttons labelled {label!r} on {message!r}: {labels}"
-            )
-        return found[0]["custom_id"]
-
-    async def _component(
-        self, user: FakeUser, message: FakeMessage, data: dict[str, Any]
-    ) -> Interaction:
-        channel = self.world.channels[message.channel_id]
-        if channel.is_dm and channel.recipient is not user:
-            raise FakeDiscordError(f"{user.name} cannot see the DMs of {channel.recipient}")
-        self._check_can_use(user, channel)
-        return await self._dispatch(MESSAGE_COMPONENT, user, channel, data, message)
-
-    def _check_can_use(self, user: FakeUser, channel: FakeChannel) -> None:
-        if channel.is_dm:
-            if channel.recipient is not user:
-                raise FakeDiscordError(f"{user.name} is not the recipient of {channel!r}")
-        elif not self.world.permissions(channel, user) & VIEW_CHANNEL:
-            raise FakeDiscordError(f"{user.name} cannot see {channel!r}")
-
-    async def _dispatch(
-        self,
-        kind: int,
-        user: FakeUser,
-        channel: FakeChannel,
-        data: dict[str, Any],
-        source: FakeMessage | None = None,
-    ) -> Interaction:
-        ix = Interaction(
-            id=self.world.ids.next(),
-            token=Interaction.new_token(),
-            type=kind,
-            user=user,
-            channel=channel,
-            data=data,
-            source=source,
-        )
-        if not self.gateway.live_for(channel.guild_id):
-            shard = self.shard_of(channel)
-            raise FakeDiscordError(
-                f"no bot is connected to the fake gateway for shard {shard} of "
-                f"{self.shard_count}, which gets the events of {channel!r}"
-            )
-        ix._changed = self._changed
-        self.interactions[ix.id] = ix
-        self.by_token[ix.token] = ix
-        ix.dispatched_at = time.monotonic()  # before sending: the bot may answer at once
-        payload = self._interaction_payload(ix)
-        await self.gateway.dispatch("INTERACTION_CREATE", payload, channel.guild_id)
-        self._changed()  # settle() then waits for the bot's reaction
-        return ix
-
-    def _interaction_payload(self, ix: Interaction) -> dict[str, Any]:
-        world, chan, user = self.world, ix.channel, ix.user
-        guild = world.guild_of(chan) or world.guild
-        payload: dict[str, Any] = {
-            "id": str(ix.id),
-            "application_id": str(world.application_id),
-            "type": ix.type,
-            "data": ix.data,
-            "token": ix.token,
-            "version": 1,
-            "locale": user.locale,
-            "app_permissions": str(world.permissions(chan, world.bot)),
-            "entitlements": [],
-            "attachment_size_limit": 10 * 1024 * 1024,
-            "authorizing_integration_owners": {"0": str(guild.id)},
-            "channel_id": str(chan.id),
-            "channel": chan.payload(world),
-        }
-        if chan.is_dm:
-            payload |= {"user": user.payload(), "context": 1}
-        else:
-            perms = str(world.permissions(chan, user))
-            payload["channel"]["permissions"] = perms
-            payload |= {
-                "guild_id": str(guild.id),
-                "guild_locale": guild.preferred_locale,
-                "guild": {"id": str(guild.id), "locale": guild.preferred_locale,
-                          "features": []},
-                "member": world.member_payload(user, guild=guild) | {"permissions": perms},
-                "context": 0,
-            }
-        if ix.source is not None:
-            payload["message"] = ix.source.payload(world)
-        return payload
-
-    # ----- failure injection ----------------------------------------------------------
-    def fail_next(
-        self,
-        method: str,
-        path_pattern: str,
-        status: int,
-        code: int = 0,
-        retry_after: float | None = None,
-        *,
-        message: str | None = None,
-        times: int = 1,
-    ) -> None:
-        """The next `times` requests matching answer `status`/`code` instead.
-
-        `path_pattern` is an fnmatch glob on the path after /api/v10 or on the route
-        template: "/channels/*/messages", "/channels/{channel_id}/messages/{message_id}".
-        429s carry Via/Retry-After/X-RateLimit-* so discord.py retries after `retry_after`
-        (default 0.05 s). discord.py retries 500/502/504 itself after 1 s: use 503 for a
-        server error the bot sees at once.
-        """
-        text = message or {
-            403: "Missing Permissions",
-            404: "Unknown Message",
-            429: "You are being rate limited.",
-        }.get(status, f"{status}: Injected")
-        self._failures.append(
-            Failure(method.upper(), path_pattern, status, code, text, retry_after, times)
-        )
-
-    def _take_failure(self, method: str, path: str, route: str) -> Failure | None:
-        for failure in self._failures:
-            if failure.matches(method, path, route):
-                failure.times -= 1
-                if failure.times <= 0:
-                    self._failures.remove(failure)
-                return failure
-        return None
-
-    # ----- violations -----------------------------------------------------------------
-    def violation(self, kind: str, detail: str) -> None:
-        self.violations.append(Violation(kind, detail))
-
-    def take_violations(self) -> list[Violation]:
-        """Return and clear the violations (for tests that provoke them on purpose)."""
-        taken, self.violations = self.violations, []
-        return taken
-
-    def check_unanswered(self, at_teardown: bool = False) -> list[Interaction]:
-        """Flag interactions not answered within the deadline (all of them at teardown)."""
-        flagged = []
-        for ix in self.interactions.values():
-            if ix.answered or ix.late or ix.flagged:
-                continue
-            if at_teardown or ix.age > self.response_deadline:
-                ix.flagged = True
-                self.violation("unanswered", f"{ix!r} never answered ({ix.age:.2f}s)")
-                flagged.append(ix)
-        return flagged
-
-    def assert_no_violations(self) -> None:
-        if self.violations and not self.allow_violations:
-            lines = "\n  ".join(str(v) for v in self.violations)
-            raise AssertionError(
-                f"fake Discord recorded {len(self.violations)} violation(s):\n  {lines}"
-            )
 
     # ----- inspection -----------------------------------------------------------------
     def mark(self) -> int:
@@ -499,23 +228,6 @@ class FakeDiscord:
             if _matches(msg, custom_id, custom_id_prefix, label, text):
                 return msg
         return None
-
-    # ----- waiting --------------------------------------------------------------------
-    def _changed(self) -> None:
-        self._last_change = time.monotonic()
-        self._event.set()
-        self._event = asyncio.Event()
-
-    async def wait_for(self, predicate: Callable[[], Any], timeout: float = 3.0) -> Any:
-        """Wait until predicate() is truthy (re-checked on every API call); returns it."""
-        deadline = time.monotonic() + timeout
-        while not (result := predicate()):
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                raise FakeDiscordError(f"timed out after {timeout}s waiting for {predicate}")
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._event.wait(), min(remaining, 0.05))
-        return result
 
     async def settle(self, quiet: float = 0.05, timeout: float = 5.0) -> None:
         """Wait until every running bot is done and no API call came for `quiet` seconds.
@@ -638,21 +350,6 @@ class FakeDiscord:
     def subprocess_command(self, target: str = "bot", *args: str) -> list[str]:
         """argv running a module (or a .py script) against this fake."""
         return [sys.executable, "-m", "testkit.fakediscord.run", target, *args]
-
-
-def _submitted(comp: dict[str, Any], values: dict[str, Any]) -> dict[str, Any]:
-    """A modal component as the client submits it (rows and labels keep their shape)."""
-    if comp.get("type") == 1:
-        return {"type": 1, "components": [_submitted(c, values) for c in comp["components"]]}
-    if comp.get("type") == 18:
-        return {"type": 18, "component": _submitted(comp["component"], values)}
-    cid: Any = comp.get("custom_id")
-    if comp.get("type") == 4:
-        value = values.get(cid, comp.get("value") or "")
-        if comp.get("required", True) and not value:
-            raise FakeDiscordError(f"modal field {cid!r} is required")
-        return {"type": 4, "custom_id": cid, "value": value}
-    return {"type": comp.get("type"), "custom_id": cid, "values": list(values.get(cid, []))}
 
 
 def _tree_has_commands(tree: discord.app_commands.CommandTree) -> bool:

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import WSMsgType, web
 
 if TYPE_CHECKING:
-    from .fake import FakeDiscord
+    from .state import FakeState
 
 log = logging.getLogger(__name__)
 
@@ -69,7 +69,7 @@ class Connection:
 class Gateway:
     """All gateway sessions of the fake; `dispatch` sends an event to the live ones."""
 
-    def __init__(self, fake: FakeDiscord) -> None:
+    def __init__(self, fake: FakeState) -> None:
         self.fake = fake
         self.sessions: dict[str, Session] = {}
         self.connections: set[Connection] = set()

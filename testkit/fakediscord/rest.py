@@ -9,18 +9,19 @@ recorded as violations so the test fails even if the bot swallowed the exception
 
 from __future__ import annotations
 
-import fnmatch
 import json
 import re
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from aiohttp import BodyPartReader, web
 
+from .calls import Call, Failure
+
 if TYPE_CHECKING:
-    from .fake import FakeDiscord
+    from .state import FakeState
 
 API_PREFIX = "/api/v10"
 
@@ -55,47 +56,6 @@ MISSING_ACCESS = (403, 50001, "Missing Access")
 MISSING_PERMISSIONS = (403, 50013, "Missing Permissions")
 
 
-@dataclass
-class Call:
-    """One REST request as the bot made it, and what the fake answered."""
-
-    method: str
-    route: str  # the template, e.g. "POST /channels/{channel_id}/messages"
-    path: str
-    params: dict[str, str]
-    query: dict[str, str]
-    body: Any
-    files: list[dict[str, Any]] = field(default_factory=list)
-    at: float = field(default_factory=time.monotonic)
-    status: int = 0
-    code: int | None = None  # Discord error code of the answer, if an error
-
-    @property
-    def ok(self) -> bool:
-        return 200 <= self.status < 300
-
-
-@dataclass
-class Failure:
-    """An injected failure (fake.fail_next)."""
-
-    method: str
-    pattern: str
-    status: int
-    code: int
-    message: str
-    retry_after: float | None
-    times: int
-
-    def matches(self, method: str, path: str, route: str) -> bool:
-        if self.method not in ("*", method):
-            return False
-        template = route.split(" ", 1)[1]
-        return fnmatch.fnmatchcase(path, self.pattern) or fnmatch.fnmatchcase(
-            template, self.pattern
-        )
-
-
 Handler = Callable[[Call], Awaitable[Any]]
 
 
@@ -116,7 +76,7 @@ def compile_template(template: str) -> re.Pattern[str]:
 
 
 class Router:
-    def __init__(self, fake: FakeDiscord) -> None:
+    def __init__(self, fake: FakeState) -> None:
         self.fake = fake
         self.routes: list[Route] = []
 

@@ -8,8 +8,9 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Any
 
-from . import validate
+from .gateway import Gateway
 from .rest import MISSING_ACCESS, MISSING_PERMISSIONS, ApiError, Call, Router, unknown
+from .validate import Problem, check_commands, check_message, is_empty, nest_errors
 from .world import (
     ATTACH_FILES,
     COMPONENTS_V2_FLAG,
@@ -34,7 +35,7 @@ from .world import (
 )
 
 if TYPE_CHECKING:
-    from .fake import FakeDiscord
+    from .state import FakeState
     from .world import World
 
 SUPPRESS_EMBEDS, SUPPRESS_NOTIFICATIONS = 1 << 2, 1 << 12
@@ -49,15 +50,16 @@ NONCE_LENGTH = 25  # Create Message's nonce: up to 25 characters
 NONCE_WINDOW_S = 300.0  # "the past few minutes": five, here
 
 
-def invalid_form(problems: list[validate.Problem]) -> ApiError:
-    return ApiError(400, 50035, "Invalid Form Body", validate.nest_errors(problems), violation=True)
+def invalid_form(problems: list[Problem]) -> ApiError:
+    return ApiError(400, 50035, "Invalid Form Body", nest_errors(problems), violation=True)
 
 
 class Messages:
     """Creating and editing messages with Discord's validation; shared with webhooks.py."""
 
-    def __init__(self, fake: FakeDiscord) -> None:
+    def __init__(self, fake: FakeState, gateway: Gateway) -> None:
         self.fake = fake
+        self.gateway = gateway
         # Create Message's enforce_nonce: a nonce the bot used lately, and its message.
         self.by_nonce: dict[str, tuple[FakeMessage, float]] = {}
 
@@ -91,10 +93,10 @@ class Messages:
         version["flags"] = flags & ~LOADING_FLAG if base is not None else flags
         if base is not None:
             version["edited_timestamp"] = now_iso()
-        problems = validate.check_message(version)
+        problems = check_message(version)
         if problems:
             raise invalid_form(problems)
-        if validate.is_empty(version):
+        if is_empty(version):
             raise ApiError(400, 50006, "Cannot send an empty message", violation=True)
         return version
 
@@ -157,13 +159,13 @@ class Messages:
                 data["guild_id"] = str(msg.guild_id)
         else:
             data = msg.payload(self.world)
-        await self.fake.gateway.dispatch(event, data, msg.guild_id, intent)
+        await self.gateway.dispatch(event, data, msg.guild_id, intent)
 
 
 class Api:
     """Bot-token routes."""
 
-    def __init__(self, fake: FakeDiscord, messages: Messages) -> None:
+    def __init__(self, fake: FakeState, messages: Messages) -> None:
         self.fake = fake
         self.msgs = messages
 
@@ -268,7 +270,7 @@ class Api:
         body = call.body
         if not isinstance(body, list):
             raise invalid_form([("_root", "Expected an array of commands")])
-        problems = validate.check_commands(body)
+        problems = check_commands(body)
         if problems:
             raise invalid_form(problems)
         stored = [self._store_command(scope, cmd) for cmd in body]
@@ -417,7 +419,7 @@ class Api:
         if chan.type != TEXT:
             raise ApiError(400, 50024, "Cannot execute action on this channel type")
         name = body.get("name")
-        problems: list[validate.Problem] = []
+        problems: list[Problem] = []
         if not isinstance(name, str) or not 1 <= len(name) <= 100:
             problems.append(("name", "Must be between 1 and 100 in length."))
         if kind not in (PUBLIC_THREAD, PRIVATE_THREAD):
@@ -429,7 +431,7 @@ class Api:
             raise invalid_form(problems)
         thread = self.world.add_thread(str(name), chan, private=kind == PRIVATE_THREAD)
         data = thread.payload(self.world)
-        await self.fake.gateway.dispatch(
+        await self.msgs.gateway.dispatch(
             "THREAD_CREATE", data | {"newly_created": True}, thread.guild_id
         )
         return data

@@ -10,7 +10,6 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Any
 
-from . import validate
 from .interactions import (
     APPLICATION_COMMAND,
     MESSAGE_COMPONENT,
@@ -20,10 +19,11 @@ from .interactions import (
 )
 from .rest import ApiError, Call, Router, unknown
 from .routes import Messages, _int, invalid_form
+from .validate import MAX_CUSTOM_ID, MAX_ROWS, Problem
 from .world import EPHEMERAL_FLAG, LOADING_FLAG, FakeMessage
 
 if TYPE_CHECKING:
-    from .fake import FakeDiscord
+    from .state import FakeState
 
 PONG, MESSAGE, DEFERRED_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE = 1, 4, 5, 6, 7
 AUTOCOMPLETE_RESULT, MODAL = 8, 9
@@ -31,7 +31,7 @@ CHAT_INPUT_MESSAGE = 20  # message type of a slash-command response
 
 
 class Webhooks:
-    def __init__(self, fake: FakeDiscord, messages: Messages) -> None:
+    def __init__(self, fake: FakeState, messages: Messages) -> None:
         self.fake = fake
         self.msgs = messages
 
@@ -197,14 +197,14 @@ class Webhooks:
         ix.notify()
 
 
-def _check_modal(data: dict[str, Any]) -> list[validate.Problem]:
-    problems: list[validate.Problem] = []
+def _check_modal(data: dict[str, Any]) -> list[Problem]:
+    problems: list[Problem] = []
     title, cid = data.get("title") or "", data.get("custom_id") or ""
     if not 1 <= len(title) <= 45:
         problems.append(("data.title", "Must be between 1 and 45 in length."))
-    if not 1 <= len(cid) <= validate.MAX_CUSTOM_ID:
+    if not 1 <= len(cid) <= MAX_CUSTOM_ID:
         problems.append(("data.custom_id", "Must be between 1 and 100 in length."))
     rows = data.get("components") or []
-    if not 1 <= len(rows) <= validate.MAX_ROWS:
+    if not 1 <= len(rows) <= MAX_ROWS:
         problems.append(("data.components", "Must be between 1 and 5 in length."))
     return problems
