@@ -16,17 +16,16 @@ thousand tables the harness would spend its time there instead of serving the bo
 from __future__ import annotations
 
 import asyncio
-import importlib
 import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from bot.ui.game_ui import GameUI
 from engine.registry import spec
 from testkit.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, Interaction
 from testkit.fakediscord.interactions import FakeDiscordError
+from testkit.games import command
 from testkit.harness import TO_PLAY, menu_choices
 
 MOVE_PREFIXES = ("ct:play:", "ct:act:")
@@ -43,12 +42,7 @@ T = TypeVar("T")
 
 def start_command(game_id: str) -> str:
     """The game's slash command group (``californiajack``), from its cog's UI."""
-    module = importlib.import_module(str(spec(game_id).cog))
-    for value in vars(module).values():
-        if isinstance(value, type) and issubclass(value, GameUI) and value is not GameUI \
-                and game_id == value.GAME_ID:
-            return value.COMMAND
-    raise LookupError(f"no GameUI for {game_id} in {spec(game_id).cog}")
+    return command(game_id)
 
 
 @dataclass

@@ -12,12 +12,13 @@ from pathlib import Path
 from typing import Any
 
 from bot.storage import FinishedGame, SeatResult
-from engine.registry import spec
+from engine.registry import game_ids, spec
 from testkit.fakediscord import FakeMessage
 
 ROOT = Path(__file__).resolve().parents[1]
 T0 = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
 Seat = tuple[int | None, str, int]  # user id (None: an AI seat), name, points
+FIRST_GAME = game_ids()[0]  # the game of a seeded one unless told: the registry's first
 
 
 # ------------------------------------------------------------------ seeding
@@ -28,7 +29,7 @@ def record_of(game: str, players: int) -> dict[str, Any]:
             "first_dealer": 0, "deals": []}
 
 
-def finished(guild: int, channel: int, seats: list[Seat], *, game: str = "jazz",
+def finished(guild: int, channel: int, seats: list[Seat], *, game: str = FIRST_GAME,
              completed: bool = True, chips: list[int] | None = None, when: datetime = T0
              ) -> FinishedGame:
     totals = [points for _, _, points in seats]

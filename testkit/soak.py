@@ -39,7 +39,9 @@ from pathlib import Path
 from typing import Any
 
 from bot.storage import STARTING_CHIPS
+from engine.registry import game_ids
 from testkit.fakediscord import FakeDiscord, FakeDiscordError
+from testkit.games import command, hook, seats
 from testkit.pgcluster import PostgresCluster
 from testkit.processes import BotProcess
 from testkit.soak_judge import Counts, SoakTable, judge
@@ -49,16 +51,16 @@ from testkit.soak_stage import Stage
 from testkit.soak_storage import Where, read
 from testkit.tables import open_and_start
 
-GAMES = ("jazz", "jacko", "california_jack", "attackjack")
-COMMANDS = {"jazz": "jazz", "jacko": "jacko", "california_jack": "californiajack",
-            "attackjack": "attackjack"}
-SEATS = {"jazz": (3, 7), "jacko": (2, 2), "california_jack": (2, 2), "attackjack": (2, 17)}
-# The games as people play them (AttackJack with its choices, and a stake, so that chips
-# move); SHORT: quick games for the test.
-FULL: Mapping[str, Mapping[str, Any]] = {"attackjack": {"choice": True, "stake": 10}}
+GAMES = game_ids()
+COMMANDS = {game: command(game) for game in GAMES}
+SEATS = {game: seats(game) for game in GAMES}
+# The games as people play them (testkit.games: each game's SOAK_OPTIONS, AttackJack
+# with its choices and a stake, so that chips move); SHORT: quick games for the test.
+FULL: Mapping[str, Mapping[str, Any]] = {
+    game: options for game in GAMES if (options := hook(game, "SOAK_OPTIONS")) is not None}
 SHORT: Mapping[str, Mapping[str, Any]] = {
-    "jacko": {"target": 15}, "california_jack": {"target": 3},
-    "attackjack": {"choice": True, "stake": 10}}
+    game: options for game in GAMES
+    if (options := hook(game, "SOAK_SHORT_OPTIONS")) is not None}
 KILLS = ("idle", "in flight", "random")
 SERIES_PAUSE = 1.0  # seconds between two deals of an AttackJack series (production: 8)
 LAUNCHER = """

@@ -35,6 +35,7 @@ from engine.core import PASS
 from engine.records import restore
 from testkit.fakediscord import FakeChannel, FakeDiscord, FakeDiscordError, FakeMessage, FakeUser
 from testkit.fakediscord.interactions import Interaction
+from testkit.games import plays_series
 from testkit.harness import TO_PLAY, is_move, menu_choices
 from testkit.soak_judge import DONE, REFUSED, UNKNOWN, Click, TableRow
 from testkit.soak_stage import ANSWER_PATIENCE, Stage
@@ -262,7 +263,7 @@ class TablePlayers:
 
     def series_result(self) -> FakeMessage | None:
         """An AttackJack deal's result offering End series, not handled yet."""
-        if self.game != "attackjack":
+        if not plays_series(self.game):
             return None
         return self._with_button(END_SERIES, max(self._series_seen, self._over_seen))
 
@@ -469,7 +470,7 @@ class TablePlayers:
                     self.unshown.append(self.told(
                         f"table {newest.table_id} is {newest.status} in storage, but no "
                         "result came to the channel" + (": the series ended there"
-                                                        if self.game == "attackjack" else "")))
+                                                        if plays_series(self.game) else "")))
                 else:
                     self.stop("no open table, and no result came to the channel")
                 return False

@@ -11,18 +11,16 @@ from typing import Any
 
 from bot.app.client import CardTableBot
 from bot.table.state import Table
+from engine.registry import game_ids
 from testkit.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
+from testkit.games import extensions
 from testkit.harness import GameDriver, choose, idle, is_move, my_hand_id, table_message
 from testkit.processes import open_jazz
 
-# The cogs a test bot loads (extension → game id; None: not a game).
-JAZZ_ONLY: dict[str, str | None] = {"cogs.help": None, "cogs.jazz": "jazz"}
-ALL_GAMES: dict[str, str | None] = {
-    "cogs.help": None, "cogs.jazz": "jazz", "cogs.jacko": "jacko",
-    "cogs.attackjack": "attackjack", "cogs.california_jack": "california_jack"}
-GAMES: dict[str, str | None] = {  # the same cogs, loaded in the registry's order
-    "cogs.help": None, "cogs.jazz": "jazz", "cogs.jacko": "jacko",
-    "cogs.california_jack": "california_jack", "cogs.attackjack": "attackjack"}
+# The cogs a test bot loads (extension → game id; None: not a game): every game's, in
+# the registry's order. (Jazz's alone: testkit.games.jazz.JAZZ_ONLY.)
+GAMES: dict[str, str | None] = extensions(game_ids())
+ALL_GAMES = GAMES
 
 
 # ------------------------------------------------------------------ opening a table

@@ -19,9 +19,10 @@ from bot.app.client import CardTableBot
 from testkit.bots import EXTENSIONS, Bots, World, bots_on
 from testkit.clock import ManualClock
 from testkit.fakediscord import FakeChannel, FakeDiscord, FakeUser
+from testkit.games.jazz import JAZZ_ONLY
 from testkit.harness import MakeBot, make_bot
 from testkit.processes import LAUNCHER, BotProcess
-from testkit.tables import JAZZ_ONLY, start_jazz
+from testkit.tables import start_jazz
 
 # ------------------------------------------------------------------ the fake's world
 

@@ -14,6 +14,7 @@ from bot.table.ai_runner import AIRunner
 from engine.california_jack import CaliforniaJack
 from engine.jazz import Jazz
 from testkit.bots import EXTENSIONS, bots_on
+from testkit.games.jazz import JAZZ_ONLY
 from testkit.harness import (
     GameDriver,
     HiddenLog,
@@ -21,7 +22,7 @@ from testkit.harness import (
     table_message,
     watch_engine,
 )
-from testkit.tables import JAZZ_ONLY, actions_played, player_to_act
+from testkit.tables import actions_played, player_to_act
 
 CJ_ONLY = {"cogs.help": None, "cogs.california_jack": "california_jack"}
 

@@ -10,9 +10,10 @@ from collections.abc import Callable
 
 from bot.table.ai_runner import AIRunner, table_seed
 from testkit.fakediscord import FakeChannel, FakeDiscord, FakeUser
+from testkit.games.jazz import JAZZ_ONLY
 from testkit.gates import Gate, until
 from testkit.harness import choose, idle, live_menu, table_message
-from testkit.tables import JAZZ_ONLY, actions_played, hint_button, start_jazz
+from testkit.tables import actions_played, hint_button, start_jazz
 
 RNG = random.Random(3)
 

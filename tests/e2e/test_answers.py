@@ -25,6 +25,7 @@ from bot.table.ai_runner import AIRunner
 from bot.ui import answer_guard
 from bot.ui.presenter import SAVE_FAILED
 from testkit.fakediscord import FakeChannel, FakeDiscord, FakeUser
+from testkit.games.jazz import JAZZ_ONLY
 from testkit.harness import (
     FAST,
     GameDriver,
@@ -36,7 +37,7 @@ from testkit.harness import (
     make_bot,
     table_message,
 )
-from testkit.tables import JAZZ_ONLY, actions_played, player_to_act, start_jazz
+from testkit.tables import actions_played, player_to_act, start_jazz
 
 DEFERRED_UPDATE = 6  # Discord's "deferred update message": nothing shown, message editable
 

@@ -8,6 +8,7 @@ import random
 
 import pytest
 
+from testkit.games.jazz import JAZZ_ONLY
 from testkit.harness import (
     FAST,
     GameDriver,
@@ -15,7 +16,7 @@ from testkit.harness import (
     live_menu,
     table_message,
 )
-from testkit.tables import JAZZ_ONLY, actions_played, dm_menu, player_to_act, start_jazz
+from testkit.tables import actions_played, dm_menu, player_to_act, start_jazz
 
 
 @pytest.mark.slow

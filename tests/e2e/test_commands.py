@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import random
 
+from testkit.games.jazz import JAZZ_ONLY
 from testkit.harness import GameDriver, idle, table_message
-from testkit.tables import ALL_GAMES, JAZZ_ONLY, actions_played
+from testkit.tables import ALL_GAMES, actions_played
 
 
 async def test_missing_permissions_are_named_at_start(fake, alice, general, run_bot):

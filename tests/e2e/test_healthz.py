@@ -12,8 +12,9 @@ from typing import Any
 import aiohttp
 
 from testkit.fakediscord.gateway import Gateway
+from testkit.games.jazz import JAZZ_ONLY
 from testkit.harness import idle
-from testkit.tables import JAZZ_ONLY, start_jazz
+from testkit.tables import start_jazz
 
 
 async def status(http: aiohttp.ClientSession, url: str) -> int:

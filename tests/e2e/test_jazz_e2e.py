@@ -7,8 +7,9 @@ import random
 import pytest
 
 from engine.jazz import Jazz
+from testkit.games.jazz import JAZZ_ONLY
 from testkit.harness import GameDriver, HiddenLog, watch_engine
-from testkit.tables import JAZZ_ONLY, recorded_actions, start_jazz
+from testkit.tables import recorded_actions, start_jazz
 
 
 @pytest.mark.slow

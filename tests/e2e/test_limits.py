@@ -18,8 +18,9 @@ from bot.storage import Storage, TableRow
 from testkit.clock import FakeClock, ManualClock
 from testkit.fakediscord import FakeChannel, FakeDiscord, FakeUser
 from testkit.fakediscord.departures import delete_channel, remove_bot
+from testkit.games.jazz import JAZZ_ONLY
 from testkit.harness import FAST, cheap_ai, choose, idle, is_move, live_menu, table_message
-from testkit.tables import JAZZ_ONLY, live, player_to_act, start_jazz
+from testkit.tables import live, player_to_act, start_jazz
 from tests.e2e.test_settings import answer, manager, settle
 
 EXTENSIONS = {"cogs.help": None, "cogs.jazz": "jazz", "cogs.jacko": "jacko",

@@ -7,9 +7,9 @@ import re
 
 import pytest
 
-from testkit.census import census, live_controls, one_line, play_seeded_game
+from testkit.games.jazz import JAZZ_ONLY, census, live_controls, one_line, play_seeded_game
 from testkit.harness import choose, idle, table_message
-from testkit.tables import JAZZ_ONLY, dm_menu, player_to_act, start_jazz
+from testkit.tables import dm_menu, player_to_act, start_jazz
 
 MOVE_LINE = re.compile(r"^You (played \S+|passed)\. · Jazz · deal [1-6] of 6: .+$")
 

@@ -8,8 +8,8 @@ import asyncio
 import pytest
 
 from testkit.fakediscord import FakeDiscordError
+from testkit.games.jazz import JAZZ_ONLY
 from testkit.harness import idle
-from testkit.tables import JAZZ_ONLY
 
 REMOVE, OPTIONS, SET = "ct:host-remove:", "ct:host-options:", "ct:host-set:"
 

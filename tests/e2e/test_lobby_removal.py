@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from testkit.tables import JAZZ_ONLY
+from testkit.games.jazz import JAZZ_ONLY
 
 REMOVE = "ct:host-remove:"
 REFUSAL = "The host removed you from this table, so you cannot join it again."

@@ -8,8 +8,9 @@ import re
 
 import aiohttp
 
+from testkit.games.jazz import JAZZ_ONLY
 from testkit.harness import GameDriver, idle
-from testkit.tables import JAZZ_ONLY, start_jazz
+from testkit.tables import start_jazz
 
 
 def metric(text: str, name: str) -> float:

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import random
 
+from testkit.games.jazz import JAZZ_ONLY
 from testkit.harness import idle, table_message
-from testkit.tables import JAZZ_ONLY, mentioned, move, notices, player_to_act, start_jazz
+from testkit.tables import mentioned, move, notices, player_to_act, start_jazz
 
 MINUTE, HOUR = 60, 3600
 

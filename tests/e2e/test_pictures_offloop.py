@@ -11,8 +11,9 @@ import time
 
 from bot.images.painter import Painter, draw
 from bot.images.scene import Scene
+from testkit.games.jazz import JAZZ_ONLY
 from testkit.harness import GameDriver, idle, is_move, table_message
-from testkit.tables import JAZZ_ONLY, live, player_to_act, start_jazz
+from testkit.tables import live, player_to_act, start_jazz
 
 
 class Flaky:

@@ -6,8 +6,9 @@ import random
 
 import pytest
 
+from testkit.games.jazz import JAZZ_ONLY
 from testkit.harness import GameDriver, idle, is_move, table_message
-from testkit.tables import JAZZ_ONLY, actions_played, player_to_act
+from testkit.tables import actions_played, player_to_act
 
 
 @pytest.mark.slow

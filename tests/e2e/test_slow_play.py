@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from bot.table.timers import next_due
+from testkit.games.jazz import JAZZ_ONLY
 from testkit.harness import idle, table_message
-from testkit.tables import JAZZ_ONLY, actions_played, player_to_act, start_jazz
+from testkit.tables import actions_played, player_to_act, start_jazz
 
 HOUR, DAY = 3600, 86400
 

@@ -8,8 +8,9 @@ import random
 import pytest
 
 from testkit.fakediscord import FakeMessage, FakeUser
+from testkit.games.jazz import JAZZ_ONLY
 from testkit.harness import idle, table_message
-from testkit.tables import JAZZ_ONLY, mentioned, move, notices, player_to_act, start_jazz
+from testkit.tables import mentioned, move, notices, player_to_act, start_jazz
 
 
 def check_notices(fake, bot, channel, users, mover: FakeUser | None) -> FakeMessage | None:

@@ -1,6 +1,8 @@
-"""How many DMs a player gets in a whole game, and how many still hold live controls.
+"""Jazz's own testkit: the cogs of a test bot that plays Jazz alone (``JAZZ_ONLY``), and
+the census of a whole Jazz game's DMs: how many a player gets, and how many still hold
+live controls.
 
-``python -m testkit.census`` plays a seeded 4-seat Jazz game by DM on the fake
+``python -m testkit.games.jazz`` plays a seeded 4-seat Jazz game by DM on the fake
 Discord and prints, per player, the messages in their DM channel and those whose latest
 version still has an enabled move menu; ``census`` is what the tests assert on.
 """
@@ -15,8 +17,12 @@ from pathlib import Path
 from typing import Any
 
 from testkit.fakediscord import FakeDiscord, FakeMessage, FakeUser
+from testkit.games import extensions
 from testkit.harness import GameDriver, idle, is_move, make_bot
-from testkit.tables import JAZZ_ONLY
+
+GAME_ID = "jazz"
+# The cogs a test bot loads to play Jazz only (extension → game id; None: not a game).
+JAZZ_ONLY: dict[str, str | None] = extensions([GAME_ID])
 
 NAMES = ("alice", "bob", "cy", "dee")
 
