@@ -4,7 +4,8 @@ With the open card face up, the choice is nearly obvious, so AttackJack's AI is
 benchmarked at two seats (``AI_PLAYERS``). Its luck sets a ceiling on any
 player's win rate against random ones: an oracle that sees every card and
 answers the others' coin flips exactly (``oracle_share``). ``ai-strength``
-against random players prints it as ``a_ceiling``.
+against random players prints it as ``a_ceiling``. Its largest pictures, for
+``benchmarks images``, have the choices and a blind card (``LARGEST_OPTIONS``).
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from benchmarks.ai import Plan, dealt, win_share
 from engine.core import Game
 
 AI_PLAYERS = 2
+# ``benchmarks images``: its largest pictures (17 seats) with the choices and a blind card.
+LARGEST_OPTIONS = {"choice": True, "blind": True}
 # The oracle's tree doubles with each chooser, so it is only worked out for small tables.
 CEILING_MAX_PLAYERS = 6
 

@@ -5,7 +5,8 @@ Such a module may define any of these (each is optional, a missing module too):
 * ``engine_extras(cls, players, seconds) -> dict``: added to ``benchmarks engine``;
 * ``speed_extras(level) -> dict``: added to ``benchmarks ai-speed``;
 * ``strength_extras(plans, a, b) -> dict``: added to ``benchmarks ai-strength``;
-* ``AI_PLAYERS``: the table size of the AI benchmarks (default: the registry's).
+* ``AI_PLAYERS``: the table size of the AI benchmarks (default: the registry's);
+* ``LARGEST_OPTIONS``: the options of its largest pictures in ``benchmarks images``.
 """
 
 from __future__ import annotations

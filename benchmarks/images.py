@@ -35,6 +35,7 @@ import zlib
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from benchmarks.hooks import hook
 from bot.images import cards, draw, png, sprites, text
 from bot.images.cards import SIZES
 from bot.images.palette import CARD_GROUNDS, FELT
@@ -175,8 +176,16 @@ def said_before(game_id: str, ui: GameUI) -> None:
         hand_image(ui, game, seat, names, "png")
 
 
-# The largest pictures people see: every seat of AttackJack's 17, Jazz's 7.
-LARGEST = (("attackjack", 17, {"choice": True, "blind": True}), ("jazz", 7, None))
+def largest_scenes() -> list[tuple[str, int, dict[str, Any] | None]]:
+    """The largest pictures people see: every seat of each game whose tables grow past
+    their usual size (AttackJack's 17, Jazz's 7), largest first, with the game's options
+    for them (``LARGEST_OPTIONS`` in its ``benchmarks/<game id>.py``)."""
+    grown = [s for s in registry.specs() if s.is_available() and s.max_players > s.default_players]
+    return [(s.id, s.max_players, hook(s.id, "LARGEST_OPTIONS"))
+            for s in sorted(grown, key=lambda s: -s.max_players)]
+
+
+LARGEST = largest_scenes()
 
 
 def largest() -> dict[str, Any]:
