@@ -17,7 +17,8 @@ seconds from the last disruption for it to come, and if it does not the table ha
 *stopped* (the reason is kept for the report; the player to act then presses My hand,
 so that the soak goes on measuring the rest).
 
-What every table's players share with the soak's conductor is ``testkit.soak_stage``.
+What every table's players share with the soak's conductor is ``testkit.soak_stage``;
+how they read a click's answer and a menu, ``testkit.soak_answers``.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from testkit.fakediscord import FakeChannel, FakeDiscord, FakeDiscordError, Fake
 from testkit.fakediscord.interactions import Interaction
 from testkit.games import plays_series
 from testkit.harness import TO_PLAY, is_move, menu_choices
+from testkit.soak_answers import END_SERIES, HAND, REMATCH, Menu, final, parts, settled
 from testkit.soak_judge import DONE, REFUSED, UNKNOWN, Click, TableRow
 from testkit.soak_stage import ANSWER_PATIENCE, Stage
 from testkit.soak_storage import live_in, newest_in
@@ -47,40 +49,7 @@ DOUBLE_CLICKS = 0.04  # the share of clicks made twice at once
 RETRIES = 0.5  # the share of clicks a kill left unanswered that are tried again
 RETRYABLE = "try again"  # a refusal that asks for another click (storage trouble)
 TRY_AGAIN = 20  # clicks on one menu that such refusals may take before it is given up
-REMATCH, END_SERIES, HAND = "ct:rematch:", "ct:endseries:", "ct:hand:"
 TRAIL = 16  # events of a table kept for the report of a stopped one
-
-
-def final(ix: Interaction) -> str | None:
-    """How a move's click was answered, once it is (None: not yet)."""
-    response = ix.response
-    if response is None:
-        return None
-    if response.type == 7:  # the clicked hand redrawn: played
-        return DONE
-    if response.type == 6:  # deferred: the redraw or the refusal follows
-        return DONE if ix.edits else REFUSED if ix.followups else None
-    if response.type == 5 and ix.original is not None and ix.original.loading:
-        return None
-    return REFUSED
-
-
-def settled(ix: Interaction) -> bool:
-    """Whether any other click (My hand, Rematch, End series) has its final answer."""
-    return final(ix) is not None
-
-
-def parts(custom_id: str) -> tuple[str, int, str]:
-    """A move component's table id, step and action code (a select's: its group)."""
-    _, _, table_id, step, arg = custom_id.split(":", 4)
-    return table_id, int(step), arg
-
-
-@dataclass
-class Menu:
-    user: FakeUser
-    message: FakeMessage
-    choices: list[tuple[dict[str, Any], str | None]]
 
 
 @dataclass
