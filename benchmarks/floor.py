@@ -15,9 +15,10 @@ to a table (a channel each), each with a DM hand. The players pick a card in the
 hand in turn (round robin over all of them) at a fixed rate of ``--moves-per-second``,
 whether or not the bot keeps up: ``--warmup`` s, then ``--seconds`` s measured, then the
 clicks stop and the bot's last calls are awaited (bounded). The bot's intents are
-``Intents.default()`` as cardtable's, so Discord (and the fake) sends it a MESSAGE_UPDATE
-for each of its edits, which discord.py parses too; ``--intents no-messages`` leaves out
-the Guild and Direct Messages intents to show what those cost.
+``Intents.default()``, so Discord (and the fake) sends it a MESSAGE_UPDATE for each of
+its edits, which discord.py parses too; ``--intents no-messages`` leaves out the Guild and
+Direct Messages intents, as cardtable's bot does since it asks only for guild events
+(``bot.app.client``): the difference is what the echo of its own edits costs.
 
 Measured over the window: the bot process's CPU (utime + stime from /proc, user and
 system apart) per move done, with its share of a core and the time it waited for one

@@ -3,7 +3,8 @@ work a cardtable move needs, and nothing of cardtable (no ``bot``, no ``engine``
 database). ``python -m benchmarks floor`` runs it as a process on the tests' fake
 Discord and measures its CPU per move: the floor under any bot built on discord.py.
 
-As cardtable's bot: a ``commands.AutoShardedBot`` with ``Intents.default()``, its
+As cardtable's bot: a ``commands.AutoShardedBot`` (with ``Intents.default()``: see
+``FLOOR_INTENTS`` for cardtable's own, without the message intents), its
 components ``DynamicItem``s (the hand's select, like ``bot.ui.buttons.MoveSelect``, and
 two buttons on the table message), views of ``View(timeout=None)``, messages reached
 through ``get_partial_messageable``. Per move (a player's pick in their DM hand):
