@@ -280,9 +280,13 @@ def samples_top(path: Path, lines: int = 25) -> str:
     own: dict[str, float] = defaultdict(float)
     inclusive: dict[str, float] = defaultdict(float)
     total = 0.0
+    collections: dict[str, float] = defaultdict(float)
     for line in path.read_text().splitlines():
         weight, _, stack = line.partition("\t")
         seconds, frames = float(weight), stack.split(";")
+        if stack.startswith("gc:"):  # already inside the samples: told apart, not added
+            collections[stack[3:]] += seconds
+            continue
         total += seconds
         own[frames[-1]] += seconds
         for frame in set(frames):
@@ -294,6 +298,9 @@ def samples_top(path: Path, lines: int = 25) -> str:
     out.append("  with what it calls:")
     calls = [(name, n) for name, n in _largest(inclusive) if n < 0.995 * total]
     out += [f"    {100 * n / total:5.1f} %  {name}" for name, n in calls[:lines]]
+    if collections:
+        out.append("  garbage collections (inside the frames above that allocated): " + ", ".join(
+            f"{name} {100 * n / total:.1f} %" for name, n in sorted(collections.items())))
     return "\n".join(out)
 
 
