@@ -25,6 +25,7 @@ def main() -> int:
     lifecycle.set_up_logging(settings.log_level, settings.secrets())
     lifecycle.quiet_voice_warnings()  # before the client is made: it warns in __init__
     bot = CardTableBot(settings)
+    lifecycle.tune_collector()  # after every import: what start-up made is frozen
     lifecycle.announce_ready(bot)
     return lifecycle.run(bot, settings.token, settings.secrets())
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 import os
 import re
@@ -126,6 +127,21 @@ def invite_url(client_id: int, guild_id: int | None = None) -> str:
     guild = discord.Object(guild_id) if guild_id is not None else discord.utils.MISSING
     return discord.utils.oauth_url(client_id, permissions=PERMISSIONS, guild=guild,
                                    scopes=SCOPES)
+
+
+# The collector's thresholds for the bot's process (CPython's: 700, 10, 10). A busy bot
+# allocates a lot that dies young (payloads, embeds, snapshots): at 1,000 tables its
+# collections took 18 % of the event loop's CPU, the full ones 8.9 %.
+COLLECTOR_THRESHOLDS = (5_000, 10, 10)
+
+
+def tune_collector() -> None:
+    """Fewer, larger young collections, and what was made at start-up (modules, code,
+    discord.py's tables) frozen out of every collection: it lives as long as the process.
+    For ``python -m bot`` only: tests make many bots in one process."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*COLLECTOR_THRESHOLDS)
 
 
 def quiet_voice_warnings() -> None:
