@@ -11,23 +11,17 @@ Such a module may define any of these (each is optional, a missing module too):
 
 from __future__ import annotations
 
-import importlib
 from types import ModuleType
 from typing import Any
 
+from testkit.modules import optional_attribute, optional_module
+
 
 def game_module(game_id: str) -> ModuleType | None:
-    """``benchmarks.<game_id>``, or None when the game has no module of its own."""
-    name = f"{__package__}.{game_id}"
-    try:
-        return importlib.import_module(name)
-    except ModuleNotFoundError as error:
-        if error.name == name:
-            return None
-        raise  # the module exists but imports something missing: say so
+    """The game's own benchmark module, or None when it has none."""
+    return optional_module("benchmarks", game_id)
 
 
 def hook(game_id: str, name: str) -> Any:
     """Attribute ``name`` of the game's benchmark module, or None."""
-    module = game_module(game_id)
-    return getattr(module, name, None) if module is not None else None
+    return optional_attribute("benchmarks", game_id, name)

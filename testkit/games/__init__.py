@@ -21,6 +21,7 @@ from typing import Any
 
 from bot.ui.game_ui import GameUI
 from engine.registry import spec
+from testkit.modules import optional_attribute, optional_module
 
 
 @functools.cache
@@ -60,17 +61,10 @@ def extensions(game_ids: Iterable[str]) -> dict[str, str | None]:
 
 
 def game_module(game_id: str) -> ModuleType | None:
-    """``testkit.games.<game_id>``, or None when the game has no module of its own."""
-    name = f"{__name__}.{game_id}"
-    try:
-        return importlib.import_module(name)
-    except ModuleNotFoundError as error:
-        if error.name == name:
-            return None
-        raise  # the module exists but imports something missing: say so
+    """The game's own testkit module, or None when it has none."""
+    return optional_module(__name__, game_id)
 
 
 def hook(game_id: str, name: str) -> Any:
     """Attribute ``name`` of the game's testkit module, or None."""
-    module = game_module(game_id)
-    return getattr(module, name, None) if module is not None else None
+    return optional_attribute(__name__, game_id, name)
