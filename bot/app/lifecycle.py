@@ -131,7 +131,10 @@ def invite_url(client_id: int, guild_id: int | None = None) -> str:
 
 # The collector's thresholds for the bot's process (CPython's: 700, 10, 10). A busy bot
 # allocates a lot that dies young (payloads, embeds, snapshots): at 1,000 tables its
-# collections took 18 % of the event loop's CPU, the full ones 8.9 %.
+# collections took 18 % of the event loop's CPU, the full ones 8.9 %. With these, at
+# 1,000 busy tables: 11.0 ms of CPU a move instead of 12.8, no full collection in 30 s,
+# and 60 MB more RSS (cyclic garbage waits longer for one). 2,000 kept full collections
+# at 3.6 % with 14 MB more.
 COLLECTOR_THRESHOLDS = (5_000, 10, 10)
 
 
