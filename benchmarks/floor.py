@@ -41,14 +41,14 @@ import json
 import math
 import os
 import signal
-import statistics
 import tempfile
 import time
 from collections import Counter, defaultdict
-from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from testkit.figures import quantiles
 
 if TYPE_CHECKING:
     from testkit.fakediscord import FakeDiscord, FakeMessage, FakeUser, Interaction
@@ -302,19 +302,6 @@ def _package(frame: str) -> str:
     return where.partition("/")[0] if "/" in where else where.removesuffix(".py")
 
 
-def _ms(seconds: float | None) -> float | None:
-    return None if seconds is None else round(seconds * 1000, 2)
-
-
-def _quantiles(values: Sequence[float]) -> dict[str, float | None]:
-    ordered = sorted(values)
-    if not ordered:
-        return {"p50_ms": None, "p99_ms": None, "max_ms": None}
-    return {"p50_ms": _ms(statistics.median(ordered)),
-            "p99_ms": _ms(ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]),
-            "max_ms": _ms(ordered[-1])}
-
-
 def report(fake: FakeDiscord, config: FloorConfig, clicks: list[Interaction], mark: int,
            first: Moment, last: Moment, load_before: tuple[float, float, float]
            ) -> dict[str, Any]:
@@ -339,8 +326,8 @@ def report(fake: FakeDiscord, config: FloorConfig, clicks: list[Interaction], ma
         "offered_moves_per_s": config.rate, "seconds": round(took, 2),
         "sent_moves_per_s": round(len(window) / took, 1) if took else None,
         "moves": round(done, 1), "moves_per_s": round(done / took, 1) if took else None,
-        "answers": {**_quantiles([ix.responded_at - ix.dispatched_at for ix in window
-                                  if ix.responded_at is not None]),
+        "answers": {**quantiles([ix.responded_at - ix.dispatched_at for ix in window
+                                 if ix.responded_at is not None], digits=2),
                     "clicks": len(clicks), "answered": len(answered),
                     "unanswered": unanswered, "late": late},
         "bot": {"cpu_ms_per_move": round(ms_per_move, 3),

@@ -9,11 +9,11 @@ import math
 import os
 import statistics
 from collections import Counter
-from collections.abc import Sequence
 from dataclasses import asdict
 from typing import Any
 
 from testkit import scrape
+from testkit.figures import ms, quantiles
 from testkit.load_config import LoadConfig, Moment, World
 from testkit.loadtables import Click
 from testkit.processes import BotProcess
@@ -22,21 +22,8 @@ EXEMPT = ("/interactions/", "/webhooks/")  # not counted by Discord's 50 request
 LAG_TARGET = 0.025  # seconds: the loop-lag p99 target is under this bucket
 
 
-def ms(seconds: float | None) -> float | None:
-    return None if seconds is None else round(seconds * 1000, 1)
-
-
-def _quantiles(values: Sequence[float]) -> dict[str, float | None]:
-    ordered = sorted(values)
-    if not ordered:
-        return {"p50_ms": None, "p99_ms": None, "max_ms": None}
-    return {"p50_ms": ms(statistics.median(ordered)),
-            "p99_ms": ms(ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]),
-            "max_ms": ms(ordered[-1])}
-
-
 def _clicks(clicks: list[Click]) -> dict[str, Any]:
-    return {"clicks": len(clicks), **_quantiles([c.answer for c in clicks if c.answer is not None]),
+    return {"clicks": len(clicks), **quantiles([c.answer for c in clicks if c.answer is not None]),
             "failed": sum(c.failed for c in clicks), "deferred": sum(c.deferred for c in clicks)}
 
 
@@ -124,10 +111,10 @@ def report(config: LoadConfig, world: World, bots: list[BotProcess],
         "move_answers": _clicks(moves),
         "move_answers_by_game": {game: _clicks([c for c in moves if c.game == game])
                                  for game in config.games},
-        "move_done": _quantiles([c.done for c in moves if c.done is not None]),
+        "move_done": quantiles([c.done for c in moves if c.done is not None]),
         "refused_moves": sum(1 for c in moves if c.answer is not None and not c.applied),
         "timeline": timeline(moves, first.at, last.at),
-        "hand_wait": _quantiles([s for at, s in world.clicks.hand_waits
+        "hand_wait": quantiles([s for at, s in world.clicks.hand_waits
                                  if first.at <= at < last.at]),
         "start_answers": {**_clicks(starts), "bursts": bursts,
                           "last_burst": _clicks([c for c in starts
@@ -162,7 +149,7 @@ def report(config: LoadConfig, world: World, bots: list[BotProcess],
         "harness": {"cpu_percent": round(100 * (last.harness_cpu - first.harness_cpu) / took, 1),
                     "waited_for_cpu_percent": round(
                         100 * (last.harness_waited - first.harness_waited) / took, 1),
-                    "loop_lag": _quantiles(harness_lag)},
+                    "loop_lag": quantiles(harness_lag)},
         "players": {"asked_my_hand": sum(t.asked_my_hand for t in world.tables),
                     "reopened": sum(t.reopened for t in world.tables),
                     "lobbies_filled": sum(t.lobbies_filled for t in world.tables),

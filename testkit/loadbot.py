@@ -31,12 +31,13 @@ import json
 import os
 import runpy
 import signal
-import statistics
 import threading
 import time
 from collections.abc import Callable
 from types import FrameType
 from typing import Any
+
+from testkit.figures import quantiles
 
 RATE = "CARDTABLE_LOAD_RATE"
 PROFILE = "CARDTABLE_LOAD_PROFILE"
@@ -237,14 +238,8 @@ def timings(targets: list[str], path: str) -> Hook:
         recording[0] = False
         summary = {}
         for name, values in durations.items():
-            ordered = sorted(values)
-            summary[name] = {
-                "calls": len(ordered),
-                "p50_ms": round(statistics.median(ordered) * 1000, 1) if ordered else None,
-                "p99_ms": (round(ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
-                                 * 1000, 1) if ordered else None),
-                "max_ms": round(ordered[-1] * 1000, 1) if ordered else None,
-                "total_s": round(sum(ordered), 2)}
+            summary[name] = {"calls": len(values), **quantiles(values),
+                             "total_s": round(sum(values), 2)}
         with open(path, "w") as out:
             json.dump(summary, out)
 
