@@ -36,8 +36,6 @@ import logging
 import os
 import re
 import signal
-import time
-from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import CodeType, FrameType
@@ -45,6 +43,8 @@ from typing import Any
 
 import discord
 from discord.ext import commands
+
+from testkit.loadbot import sampler
 
 LAYOUT = "FLOOR_LAYOUT"
 WORK = "FLOOR_WORK"
@@ -202,30 +202,14 @@ def _where(code: CodeType) -> str:
     return "/".join(parts[start:]) + ":" + code.co_name
 
 
-def profile(path: Path, every: float = 0.005) -> None:
-    """Sample the loop thread's stacks between a first and a second SIGUSR1."""
-    stacks: defaultdict[str, float] = defaultdict(float)
-    last = [0.0]
+def profile(path: Path) -> None:
+    """Sample the loop thread's stacks between a first and a second SIGUSR1 (the load
+    benchmark's sampler, frames named from their top package)."""
+    start, stop = sampler(str(path), where=_where, collections_too=False)
     opened = [False]
 
-    def sample(signum: int, frame: FrameType | None) -> None:
-        now, stack = time.thread_time(), []
-        while frame is not None:
-            stack.append(_where(frame.f_code))
-            frame = frame.f_back
-        stacks[";".join(reversed(stack))] += now - last[0]
-        last[0] = now
-
     def toggle(signum: int, frame: FrameType | None) -> None:
-        if not opened[0]:
-            last[0] = time.thread_time()
-            signal.signal(signal.SIGPROF, sample)
-            signal.setitimer(signal.ITIMER_PROF, every, every)
-        else:
-            signal.setitimer(signal.ITIMER_PROF, 0)
-            written = path.with_name(path.name + ".part")
-            written.write_text("".join(f"{s:.6f}\t{k}\n" for k, s in stacks.items()))
-            written.rename(path)  # whole, when the harness sees it
+        (stop if opened[0] else start)()
         opened[0] = not opened[0]
 
     signal.signal(signal.SIGUSR1, toggle)

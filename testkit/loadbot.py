@@ -34,7 +34,8 @@ import signal
 import threading
 import time
 from collections.abc import Callable
-from types import FrameType
+from pathlib import Path
+from types import CodeType, FrameType
 from typing import Any
 
 from testkit.figures import quantiles
@@ -75,15 +76,22 @@ def cprofile(path: str) -> Hook:
     return profiler.enable, stop
 
 
-def sampler(path: str) -> Hook:
+def basename(code: CodeType) -> str:
+    """"view.py:function": a frame as the load benchmark's profile names it."""
+    return os.path.basename(code.co_filename) + ":" + code.co_name
+
+
+def sampler(path: str, where: Callable[[CodeType], str] = basename,
+            collections_too: bool = True) -> Hook:
+    """The loop thread's stacks, sampled (see the module's doc), each frame named by
+    ``where``; with ``collections_too`` the garbage collections' time as "gc:" lines."""
     stacks: dict[str, float] = collections.defaultdict(float)
     last = [0.0]
 
     def sample(signum: int, frame: FrameType | None) -> None:
         now, stack = time.thread_time(), []
         while frame is not None:
-            code = frame.f_code
-            stack.append(os.path.basename(code.co_filename) + ":" + code.co_name)
+            stack.append(where(frame.f_code))
             frame = frame.f_back
         stacks[";".join(reversed(stack))] += now - last[0]
         last[0] = now
@@ -100,15 +108,19 @@ def sampler(path: str) -> Hook:
 
     def start() -> None:
         last[0] = time.thread_time()
-        gc.callbacks.append(collected)
+        if collections_too:
+            gc.callbacks.append(collected)
         signal.signal(signal.SIGPROF, sample)
         signal.setitimer(signal.ITIMER_PROF, SAMPLE_EVERY, SAMPLE_EVERY)
 
     def stop() -> None:
         signal.setitimer(signal.ITIMER_PROF, 0)
-        gc.callbacks.remove(collected)
-        with open(path, "w") as out:
-            out.writelines(f"{seconds:.6f}\t{stack}\n" for stack, seconds in stacks.items())
+        if collections_too:
+            gc.callbacks.remove(collected)
+        written = Path(path + ".part")
+        written.write_text("".join(f"{seconds:.6f}\t{stack}\n"
+                                   for stack, seconds in stacks.items()))
+        written.rename(path)  # whole, when the harness sees it
 
     return start, stop
 
