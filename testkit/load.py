@@ -234,6 +234,8 @@ async def _measure(config: LoadConfig, layout: list[dict[str, str]], folder: Pat
                    url: str | None) -> dict[str, Any]:
     path = folder / "load.db"
     launcher = folder / "launch_load.py"
+    if config.profile is not None:  # an earlier run's (--marginal's first): not this one's
+        config.profile.unlink(missing_ok=True)
     launcher.write_text(LAUNCHER)
     count = config.shard_count if config.shards is not None else 1
     async with FakeDiscord(shard_count=count) as fake:
