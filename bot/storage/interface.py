@@ -194,6 +194,12 @@ class Store(ABC):
     async def set_meta(self, key: str, value: str) -> None: ...
 
     @abstractmethod
+    async def spend_link(self, nonce: str, expires: float, now: float) -> bool:
+        """Spend a web link token (``web.tokens``): True the first time ``nonce`` is
+        spent, False ever after (in every process sharing the store). Spent tokens that
+        expired before ``now`` are forgotten."""
+
+    @abstractmethod
     async def remember_user(self, user_id: int, name: str) -> None:
         """Keep ``name`` as the display name of ``user_id`` (the latest one wins)."""
 

@@ -381,6 +381,14 @@ class PostgresStorage(ScoreReads):
                                    " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
                                    key, value)
 
+    async def spend_link(self, nonce: str, expires: float, now: float) -> bool:
+        async with self._db.connection() as conn:
+            await conn.execute("DELETE FROM web_links WHERE expires < $1", now)
+            status = await conn.execute(
+                "INSERT INTO web_links (nonce, expires) VALUES ($1, $2)"
+                " ON CONFLICT (nonce) DO NOTHING", nonce, expires)
+            return bool(status == "INSERT 0 1")
+
     async def remember_user(self, user_id: int, name: str) -> None:
         async with self._db.turn(("user", user_id)):
             await self._db.execute(scores.UPSERT_USER, user_id, name, as_utc(self._clock()))

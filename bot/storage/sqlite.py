@@ -408,6 +408,14 @@ class SQLiteStorage(ScoreReads):
                 "INSERT INTO meta (key, value) VALUES (?, ?)"
                 " ON CONFLICT (key) DO UPDATE SET value = excluded.value", (key, value))
 
+    async def spend_link(self, nonce: str, expires: float, now: float) -> bool:
+        async with self._transaction() as conn:
+            await conn.execute("DELETE FROM web_links WHERE expires < ?", (now,))
+            cursor = await conn.execute(
+                "INSERT INTO web_links (nonce, expires) VALUES (?, ?)"
+                " ON CONFLICT (nonce) DO NOTHING", (nonce, expires))
+            return cursor.rowcount == 1
+
     async def remember_user(self, user_id: int, name: str) -> None:
         async with self._transaction() as conn:
             await conn.execute(scores.UPSERT_USER, (user_id, name, time_text(self._clock())))

@@ -113,13 +113,13 @@ async def test_open_creates_the_folder_and_sets_up_the_connection(db_path: Path)
     async with await Storage.open(db_path) as store:
         info = await store.info()
     assert db_path.is_file()
-    assert info.schema_version == len(MIGRATIONS) == 8
+    assert info.schema_version == len(MIGRATIONS) == 9
     assert info.journal_mode == "wal"
     assert info.foreign_keys is True
     assert info.busy_timeout_ms == 5000
     # WAL is a property of the file: another connection sees it too.
     assert raw(db_path, "PRAGMA journal_mode") == [("wal",)]
-    assert raw(db_path, "PRAGMA user_version") == [(8,)]
+    assert raw(db_path, "PRAGMA user_version") == [(9,)]
 
 
 async def test_storage_is_the_sqlite_backend_of_the_store_interface() -> None:
@@ -135,7 +135,7 @@ async def test_reopening_keeps_data_and_applies_nothing_twice(database: Database
         await store.set_meta("tree_hash", "abc")
     async with await database.open() as store:
         assert await store.get_meta("tree_hash") == "abc"
-        assert (await store.info()).schema_version == len(database.migrations) == 8
+        assert (await store.info()).schema_version == len(database.migrations) == 9
 
 
 async def test_a_v1_database_upgrades_in_place_keeping_its_data(database: Database) -> None:
@@ -823,3 +823,12 @@ async def test_a_users_language_is_remembered_and_the_latest_wins(database: Data
         await store.remember_language(7, "da")
     async with await database.open() as store:
         assert await store.user_languages() == {7: "da", 8: "ru"}
+
+
+async def test_a_web_link_is_spent_once_and_forgotten_after_it_expires(store: Store) -> None:
+    assert await store.spend_link("n1", expires=100.0, now=10.0)
+    assert not await store.spend_link("n1", expires=100.0, now=20.0)  # a second redeem
+    assert await store.spend_link("n2", expires=100.0, now=20.0)  # another link: its own
+    # Once expired the row goes (the token itself is refused for its age by then).
+    assert await store.spend_link("n3", expires=300.0, now=200.0)
+    assert await store.spend_link("n1", expires=400.0, now=200.0)

@@ -97,7 +97,7 @@ def test_the_loader_takes_any_folder_and_refuses_gaps_and_bad_names(tmp_path: Pa
 
 def test_postgres_has_the_same_numbered_migrations() -> None:
     pg_names = migration_files("migrations_pg")
-    assert pg_names == migration_files() and len(PG_MIGRATIONS) == len(MIGRATIONS) == 8
+    assert pg_names == migration_files() and len(PG_MIGRATIONS) == len(MIGRATIONS) == 9
     folder = resources.files("bot.storage").joinpath("migrations_pg")
     assert tuple(folder.joinpath(n).read_text(encoding="utf-8") for n in pg_names) == (
         PG_MIGRATIONS)
@@ -178,8 +178,9 @@ async def test_a_schema3_database_upgrades_keeping_every_row(tmp_path: Path) -> 
             "34c17444afa596adc9b9edebe3d25fdaaa63171c36cd90a198445ae4d2e84f4a")
     after = contents(path)
     # Every row is kept as it was; live tables only gained posts and owed, all NULL, and the
-    # users' languages and the servers' settings have tables of their own, empty.
-    added = {"user_languages", "server_settings"}
+    # users' languages, the servers' settings and the web table's spent links have tables
+    # of their own, empty.
+    added = {"user_languages", "server_settings", "web_links"}
     assert set(after) == set(before) | added and all(after[t] == [] for t in added)
     assert after["live_tables"] == [(*row, None, None) for row in before["live_tables"]]
     for table in set(before) - {"live_tables"}:
