@@ -5,6 +5,8 @@ it (the table in README.md's "Layout", and docs/architecture.md)."""
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -20,16 +22,18 @@ MAY_IMPORT: dict[str, set[str]] = {
     "storage": {"storage"},
     "images": {"images"},
     "table": {"table", "storage"},
+    "views": {"views", "table", "storage", "images"},
     "config": {"config", "table"},
-    "ui": {"ui", "table", "config", "storage", "images"},
+    "ui": {"ui", "views", "table", "config", "storage", "images"},
     "play": {"play", "table", "config", "storage"},
-    "actions": {"actions", "ui", "play", "table", "config", "storage", "images"},
-    "features": {"features", "actions", "ui", "play", "table", "config", "storage", "images"},
-    "app": {"app", "features", "actions", "ui", "play", "table", "config", "storage",
+    "actions": {"actions", "ui", "views", "play", "table", "config", "storage", "images"},
+    "features": {"features", "actions", "ui", "views", "play", "table", "config", "storage",
+                 "images"},
+    "app": {"app", "features", "actions", "ui", "views", "play", "table", "config", "storage",
             "images"},
 }
 # Packages that no front end may reach into: they serve Discord and any other front end.
-WITHOUT_DISCORD = {"storage", "images", "table", "config", "play"}
+WITHOUT_DISCORD = {"storage", "images", "table", "config", "play", "views"}
 # Modules directly in bot/: the entry point and the catalogue tool (python -m bot...).
 TOP_LEVEL = {"__init__.py", "__main__.py", "catalogues.py"}
 
@@ -93,6 +97,84 @@ def test_imports_point_cogs_to_bot_to_engine():
             if bad:
                 offences.append(f"{path.relative_to(ROOT)} imports {sorted(bad)}")
     assert offences == []
+
+
+def module_file(name: str, root: Path = ROOT) -> Path | None:
+    """The file of a module of the project by its full name; None for anything else (a
+    name imported from a module, a third-party module)."""
+    base = root.joinpath(*name.split("."))
+    for path in (base.with_suffix(".py"), base / "__init__.py"):
+        if path.is_file():
+            return path
+    return None
+
+
+def discord_chains(root: Path, packages: tuple[str, ...]) -> list[str]:
+    """How the modules of ``packages`` reach discord: each chain of project modules, from
+    one of theirs to one that imports discord. Every import counts (inside functions and
+    under TYPE_CHECKING too), and importing a module imports its packages."""
+    start = [path for package in packages if (root / package).is_dir()
+             for path in sorted((root / package).rglob("*.py"))]
+    came_from: dict[Path, Path | None] = dict.fromkeys(start)
+    queue, chains = list(start), []
+    while queue:
+        path = queue.pop(0)
+        names = imported_modules(path, root)
+        if any(name == "discord" or name.startswith("discord.") for name in names):
+            chain, step = [], path
+            while step is not None:
+                chain.append(str(step.relative_to(root)))
+                step = came_from[step]
+            chains.append(" <- ".join(chain))
+            continue
+        for name in sorted(names):
+            words = name.split(".")
+            for n in range(1, len(words) + 1):  # the packages on the way, then the module
+                found = module_file(".".join(words[:n]), root)
+                if found is not None and found not in came_from:
+                    came_from[found] = path
+                    queue.append(found)
+    return sorted(chains)
+
+
+def test_the_views_and_the_web_never_import_discord():
+    """``bot/views`` (every game's presentation without Discord) and ``web/`` import no
+    module that imports discord, however far down."""
+    assert discord_chains(ROOT, ("bot/views", "web")) == []
+
+
+def test_every_game_view_loads_without_discord():
+    """``bot.views.views()`` finds a view for every game with a module in ``bot/views``,
+    by the registry's ids alone, and loading them all loads no discord. Run in a fresh
+    interpreter, where nothing else has loaded it."""
+    script = ("import sys\n"
+              "import bot.views\n"
+              "found = bot.views.views()\n"
+              "loaded = sorted(m for m in sys.modules if m.split('.')[0] == 'discord')\n"
+              "assert not loaded, loaded\n"
+              "print(','.join(found))\n")
+    run = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True,
+                         text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    expected = {p.stem for p in (ROOT / "bot" / "views").glob("*.py")
+                if p.stem not in ("__init__", "game_view")}
+    assert set(run.stdout.strip().split(",")) == expected
+
+
+def test_the_discord_check_follows_imports_through_other_modules(tmp_path):
+    for package in ("web", "bot", "bot/ui", "bot/views"):
+        (tmp_path / package).mkdir(parents=True)
+        (tmp_path / package / "__init__.py").write_text("")
+    (tmp_path / "bot" / "ui" / "markup.py").write_text("import discord\n")
+    (tmp_path / "bot" / "views" / "fine.py").write_text("from bot import views\n")
+    (tmp_path / "web" / "page.py").write_text(
+        "def draw():\n    from bot.ui.markup import label\n")
+    assert discord_chains(tmp_path, ("bot/views", "web")) == [
+        "bot/ui/markup.py <- web/page.py"]
+    (tmp_path / "bot" / "ui" / "__init__.py").write_text("from discord import Embed\n")
+    assert discord_chains(tmp_path, ("bot/views",)) == []
+    assert discord_chains(tmp_path, ("web",)) == ["bot/ui/__init__.py <- web/page.py",
+                                                  "bot/ui/markup.py <- web/page.py"]
 
 
 def test_the_check_sees_a_forbidden_import(tmp_path):

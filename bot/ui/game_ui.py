@@ -1,15 +1,14 @@
-"""``GameUI``: what a cog tells the shared table machinery about its game.
+"""``GameUI``: what a cog tells the shared table machinery about its game, in Discord.
 
-The machinery in ``bot/`` is the same for every game; a game's cog subclasses
-``GameUI`` with its engine, its slash-command name and the drawing of its table
-from the engine's **public** view. The only hook that ever sees a seat view is
-``hand_context``, and it is only drawn into that player's DM or ephemeral
-message.
+A game's cog subclasses its view (``bot/views/<game id>.py``: the drawing of its table
+from the engine's **public** view, its pictures and texts, all without Discord) and
+``GameUI``, which adds its slash-command name and the embeds built from the view's hooks.
+The only hook that ever sees a seat view is ``hand_context``, and it is only drawn into
+that player's DM or ephemeral message.
 """
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
@@ -17,120 +16,25 @@ import discord
 
 from bot.images import scene as pictures
 from bot.storage import Store
-from bot.table.autoplay import simple_action
 from bot.table.durations import describe_duration
 from bot.table.state import LOBBY, PLAYING, Table
 from bot.ui import markup
 from bot.ui.markup import safe_name, say_safe
-from engine.core import Game, Options, choice_label, option_label
-from engine.registry import game_class
-from locales import _, _n, say
+from bot.views.game_view import GameView, and_list, option_line, options_heading
+from engine.core import Game
+from locales import _, _n
+
+# option_line too: the lobby's and the host's controls take it from here.
+__all__ = ["GameUI", "game_status_text", "markup_names", "option_line", "winners_line"]
 
 
-class GameUI:
-    GAME_ID: ClassVar[str]
+class GameUI(GameView):
     COMMAND: ClassVar[str]  # the slash command group: /jazz
     COLOUR: ClassVar[discord.Colour] = markup.COLOUR
-    # A short summary for /<game> rules (≤ ~1500 characters) and one line for /help: each a
-    # ``T(...)`` (made at import, in English), said by ``rules_text`` and ``blurb_text``
-    # in the reader's language.
-    RULES: ClassVar[str] = ""
-    BLURB: ClassVar[str] = ""
-    JOKERS: ClassVar[bool] = False  # the deck has jokers: the hand picture gets their row
-    # A game of one deal played as a series (AttackJack): after each result the next deal
-    # starts by itself, with the players' standings over the series (bot.features.series).
-    SERIES: ClassVar[bool] = False
-
-    def __init__(self) -> None:
-        # Resolved through the registry so a cog module imports no engine at import time:
-        # a missing engine then only means that cog is not loaded.
-        self.ENGINE: type[Game] = game_class(self.GAME_ID)
-
-    @property
-    def title(self) -> str:
-        return self.ENGINE.TITLE
-
-    # -- game-specific hooks (override in the cog) ------------------------------
-
-    def policy(self, game: Game) -> int:
-        """The move played for a player who timed out or is away."""
-        return simple_action(game)
-
-    def heading(self, view: dict[str, Any]) -> str:
-        """A short line under the title: the deal and what it is about."""
-        return _("Deal {deal}", deal=view.get("deal", 0) + 1)
-
-    def draw_table(self, view: dict[str, Any], names: Sequence[str]) -> str:
-        """The middle of the table from the public view: trick, rows, sum, open card...
-
-        ``names`` here (and in ``hand_context`` and ``deal_end``) are markup, already
-        escaped (``markup_names``); the pictures' hooks get them as people typed them."""
-        return ""
-
-    def seat_note(self, view: dict[str, Any], seat: int) -> str:
-        """A few public words about a seat next to its name (cards left, tricks...)."""
-        return ""
-
-    def hand_context(self, seat_view: dict[str, Any], names: Sequence[str]) -> str:
-        """What a player needs above their hand to choose (the trick to follow...)."""
-        return self.draw_table(seat_view, names)
-
-    def deal_end(self, view: dict[str, Any], names: Sequence[str]) -> str:
-        """How a deal that just ended looks (its last trick...), for its result message."""
-        return self.draw_table(view, names)
-
-    def table_scene(self, view: dict[str, Any], names: Sequence[str]) -> pictures.Scene:
-        """The public table as a picture, from ``view`` (= ``game.public_view()``) only."""
-        names = pictures.display_names(names)
-        return pictures.Scene(self.title, self.heading(view),
-                              seats=self.scene_seats(view, names),
-                              captions=(self.scene_status(view, names),),
-                              seat_columns=pictures.columns_for(len(names)), seat_cards=False)
-
-    def hand_scene(self, seat_view: dict[str, Any], names: Sequence[str],
-                   seat: int) -> pictures.Scene:
-        """A player's hand as a picture, from ``seat_view`` (= ``game.seat_view(seat)``)
-        only: one row per suit as the text shows it, the legal cards marked."""
-        names = pictures.display_names(names)
-        legal = seat_view.get("legal") or []
-        caption = pictures.keyword_caption(legal)
-        return pictures.Scene(pictures.hand_title(names, seat),
-                              f"{self.title} · {self.heading(seat_view)}",
-                              zones=pictures.suit_rows(seat_view.get("hand") or [], legal,
-                                                       jokers=self.JOKERS),
-                              captions=(caption,))
-
-    def scene_seats(self, view: dict[str, Any], names: Sequence[str]) -> tuple[pictures.Seat, ...]:
-        """A box per seat: name, total, ``seat_note`` and whose turn it is."""
-        totals = view.get("totals") or view.get("scores") or [0] * len(names)
-        winners = set(view.get("winners") or []) if view.get("over") else set()
-        return tuple(pictures.Seat(name, pictures.score_text(totals[seat]),
-                                   self.seat_note(view, seat),
-                                   active=seat == view.get("to_act"), winner=seat in winners)
-                     for seat, name in enumerate(names))
-
-    def scene_status(self, view: dict[str, Any], names: Sequence[str]) -> str:
-        """A picture's last line: who is to play, or who won."""
-        if view.get("over"):
-            winners = and_list([pictures.name_of(names, w) for w in view.get("winners", [])])
-            return _("The game is over: {winners} won.", winners=winners) if winners \
-                else _("The game is over.")
-        to_act = view.get("to_act")
-        return "" if to_act is None else _("{name} to play.",
-                                           name=pictures.name_of(names, to_act))
 
     async def start_problem(self, table: Table, store: Store) -> str | None:
         """Why this table cannot start now (AttackJack: a stake above someone's chips)."""
         return None
-
-    def chips(self, game: Game) -> list[int]:
-        """Net chips per seat of a completed game, for a game whose registry entry declares
-        chips."""
-        return [0] * game.players
-
-    def deal_headings(self, deals: int) -> list[str]:
-        # Translators: a score table's column head, deal number {n}; keep it very short (D1)
-        return [_("D{n}", n=d + 1) for d in range(deals)]
 
     # -- shared drawing ------------------------------------------------------------
 
@@ -147,7 +51,7 @@ class GameUI:
         embed.add_field(name=_("Players ({seated}, {needed} needed)", seated=len(table.seats),
                                needed=table.player_range()),
                         value=names, inline=False)
-        embed.add_field(name=_options(), value=self.options_text(table), inline=False)
+        embed.add_field(name=options_heading(), value=self.options_text(table), inline=False)
         minutes = int(table.lobby_idle // 60)
         idle = _n("an idle lobby closes after {n} minute", "an idle lobby closes after {n} minutes",
                   minutes)
@@ -162,21 +66,6 @@ class GameUI:
         closes = _("Closes {when} if nobody joins.",
                    when=markup.relative_time(table.lobby_deadline()))
         return f"{press}\n{closes}"
-
-    def options_text(self, table: Table) -> str:
-        """The table's options, one a line, each by its name for people and its value in
-        words: "Sevens bonus: 10", "Norwegian variant: off"."""
-        values = table.options.to_dict()
-        parts = [option_line(f, values[f.name]) for f in dataclasses.fields(table.options)]
-        # Translators: the `hands` option: each player's cards come in a DM, or only under
-        # the table's My hand button.
-        hands = _("by DM") if table.hands_mode == "dm" else _("My hand button only")
-        # Translators: the table's setting of where the hands are shown, as in "Hands: by DM"
-        parts.append(_("{option}: {value}", option=_("Hands"), value=hands))
-        # Translators: the time a player has for a move, as in "Turn timer: 5 minutes"
-        parts.append(_("{option}: {value}", option=_("Turn timer"),
-                       value=describe_duration(table.turn_timer)))
-        return "\n".join(parts)
 
     def table_embed(self, table: Table, view: dict[str, Any]) -> discord.Embed:
         """The public table: drawn from ``view`` (= ``game.public_view()``) only."""
@@ -289,31 +178,6 @@ class GameUI:
                         value=markup.standings(names, game.totals, winners), inline=False)
         return markup.fit_embed(embed)
 
-    def rules_text(self, options: Options | None) -> str:
-        """The rules and the options (with their values), in the current language."""
-        text = say(self.RULES).strip()
-        fields = self.ENGINE.OPTIONS.__dataclass_fields__
-        current = (options if options is not None else self.ENGINE.OPTIONS()).to_dict()
-        lines = [f"• **{option_line(f, current[name])}** — {say(f.metadata.get('help', ''))}"
-                 for name, f in fields.items()]
-        heading = _options()
-        return markup.clip(f"{text}\n\n**{heading}**\n" + "\n".join(lines), 1900)
-
-    def blurb_text(self) -> str:
-        """The one line for /help, in the current language."""
-        return say(self.BLURB)
-
-
-def card_text(code: str) -> str:
-    """A card or keyword code as people read it (``10♥``, ``Pass``), in the current
-    language: for text that is not itself a translated sentence (a row of cards)."""
-    return say(markup.label(code))
-
-
-def cards_text(codes: Sequence[str]) -> str:
-    """Cards side by side in the current language, like ``markup.labels``; "—" for none."""
-    return " ".join(card_text(c) for c in codes) or "—"
-
 
 def markup_names(table: Table) -> list[str]:
     """The seats' names for text, in the current language: a person's escaped
@@ -321,26 +185,10 @@ def markup_names(table: Table) -> list[str]:
     return [safe_name(seat.name_text) for seat in table.seats]
 
 
-def and_list(names: Sequence[str]) -> str:
-    """Names joined with the current language's "and" (``Ann and Bo and Cy``); "" for none."""
-    if not names:
-        return ""
-    joined = names[0]
-    for name in names[1:]:
-        # Translators: two names (or a list of names, then one more) joined: "Ann and Bo".
-        joined = _("{first} and {second}", first=joined, second=name)
-    return joined
-
-
 def winners_line(names: Sequence[str], winners: Sequence[int]) -> str:
     """🏆 and who won, in bold (``names`` as people typed them: escaped here)."""
     who = and_list([f"**{safe_name(names[w])}**" for w in winners])
     return "🏆 " + _n("{who} wins!", "{who} win!", len(winners), who=who)
-
-
-def _options() -> str:
-    # Translators: the heading of a table's options (a list of `name`: value).
-    return _("Options")
 
 
 def _table(table: Table) -> str:
@@ -350,24 +198,6 @@ def _table(table: Table) -> str:
 
 def _running(points: Sequence[Sequence[int]], players: int) -> list[int]:
     return [sum(deal[seat] for deal in points) for seat in range(players)]
-
-
-def option_value_text(f: dataclasses.Field, value: Any) -> str:
-    """An option's value in words, in the current language: on/off, a choice's words, a
-    number."""
-    if isinstance(value, bool):
-        # Translators: an option's value: switched on, switched off.
-        return _("on") if value else _("off")
-    if isinstance(value, str):
-        return say(choice_label(f, value))
-    return say(value)
-
-
-def option_line(f: dataclasses.Field, value: Any) -> str:
-    """An option by its name for people and its value: "Sevens bonus: 10"."""
-    # Translators: an option and its value, as in "Sevens bonus: 10" or "Blind card: on"
-    return _("{option}: {value}", option=say(option_label(f)),
-             value=option_value_text(f, value))
 
 
 def game_status_text(table: Table, ui: GameUI) -> str:

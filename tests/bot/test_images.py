@@ -26,6 +26,7 @@ from bot.images import cards as card_sprites
 from bot.images import draw, scene, sprites, text
 from bot.images.cards import SIZES, rank_text, sprite
 from bot.ui import markup
+from bot.views import GameView
 from engine import cards, registry
 from engine.core import Game
 from tests.toy import SPEC as TOY
@@ -212,7 +213,7 @@ def test_the_default_hand_scene_of_a_game_ui_marks_the_legal_cards():
     ui = ui_for("jazz")
     game = mid_game("jazz", 2, players=4)
     view = game.seat_view(game.to_act)
-    hand = super(type(ui), ui).hand_scene(view, NAMES[:4], game.to_act)
+    hand = GameView.hand_scene(ui, view, NAMES[:4], game.to_act)  # the default one
     marks = {c.code: c.mark for z in hand.zones for c in z.cards}
     assert set(marks) == set(view["hand"])
     assert {c for c, m in marks.items() if m == "legal"} == set(view["legal"])
