@@ -17,6 +17,7 @@ from typing import Any
 
 from bot.app.client import CardTableBot
 from bot.config.settings import Limits, Settings, Timing
+from bot.config.web_settings import WebSettings
 from bot.storage import Storage
 from bot.table.ai_runner import AIRunner
 from bot.table.timers import Clock
@@ -46,10 +47,11 @@ def cheap_ai() -> AIRunner:
 async def make_bot(path: Path, *, timing: Timing = FAST, clock: Clock | None = None,
                    extensions: dict[str, str | None] | None = None, seed: int | None = 7,
                    ai: AIRunner | None = None, store_wait_ms: int = 5000,
-                   limits: Limits | None = None) -> CardTableBot:
+                   limits: Limits | None = None, web: WebSettings | None = None
+                   ) -> CardTableBot:
     store = await Storage.open(path, busy_timeout_ms=store_wait_ms)
     settings = Settings(token="fake-token", database_path=path, dev_guild_id=None,
-                        log_level=20, timing=timing, limits=limits or Limits())
+                        log_level=20, timing=timing, limits=limits or Limits(), web=web)
     bot = CardTableBot(settings, store=store, clock=clock or ManualClock(), timing=timing,
                        extensions=extensions, seed=seed, ai=ai or cheap_ai())
     bot._owns_store = True  # closed with the bot (a killed bot: close bot.store yourself)

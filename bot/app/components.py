@@ -12,10 +12,11 @@ from typing import Any
 
 import discord
 
-from bot.ui import buttons, feature_buttons, lobby_controls
+from bot.ui import buttons, feature_buttons, lobby_controls, web_buttons
 
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     *buttons.DYNAMIC_ITEMS,
     *feature_buttons.DYNAMIC_ITEMS,
     *lobby_controls.DYNAMIC_ITEMS,
+    *web_buttons.DYNAMIC_ITEMS,
 )

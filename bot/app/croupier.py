@@ -50,9 +50,10 @@ from bot.table.ai_runner import AIRunner
 from bot.table.manager import TableManager
 from bot.table.retention import Pruner
 from bot.table.state import PLAYING, Table
-from bot.table.step import Steps
+from bot.table.step import Outcome, Steps
 from bot.table.tasks import TableTasks
 from bot.table.timers import Clock, TableTimers
+from bot.ui import replies
 from bot.ui.board import Board, save_posts
 from bot.ui.front import DiscordFront
 from bot.ui.game_ui import GameUI
@@ -60,9 +61,14 @@ from bot.ui.hands import Hands
 from bot.ui.pacer import Pacer
 from bot.ui.poster import Poster
 from bot.ui.presenter import Presenter
+from bot.ui.web_buttons import WebClicks
 from engine.core import Game
+from engine.text import T
+from locales import say
 
 log = logging.getLogger(__name__)
+
+WEB_OFF = T("The web table is not served any more.")
 
 
 class Croupier:
@@ -125,6 +131,7 @@ class Croupier:
         self.endings.standings = self.front.follow = self.series
         self.endings.debts.payers["series_over"] = self.series.post_over
         # Closed tables' rows deleted after a while (their games stay): bot.table.retention.
+        self.web_links: WebClicks | None = None  # the web table's (offer_web)
         self.pruner = Pruner(store, clock, self.tasks, self.limits.keep_closed,
                              self.limits.prune_every)
 
@@ -167,6 +174,30 @@ class Croupier:
 
     async def nudge_click(self, interaction: discord.Interaction, table_id: str) -> None:
         await self.nudges.click(interaction, table_id)
+
+    def offer_web(self, links: WebClicks) -> None:
+        """The web table is served (``cogs.web_table``): its buttons on tables and hands,
+        their clicks to ``links``."""
+        self.web_links = links
+        self.board.web_table = self.hands.web_table = True
+
+    async def web_click(self, interaction: discord.Interaction, table_id: str,
+                        kind: str) -> None:
+        if self.web_links is None:
+            await replies.reply(interaction, say(WEB_OFF))
+            return
+        await self.web_links.web_click(interaction, table_id, kind)
+
+    async def web_moved(self, outcome: Outcome) -> None:
+        """A move made at the web table (``web``) and saved, its table still held: shown
+        in Discord as a DM click's would be, then the bot plays on. A table another
+        process drives is only told (its owner shows the rest)."""
+        if self.manager.is_visiting(outcome.table):
+            await self.presenter.deal_reports(outcome)
+            await self.visits.announce(outcome)
+            return
+        await self.presenter.played_elsewhere(outcome)
+        self.driver.settle(outcome.table)
 
     # -- lifecycle ---------------------------------------------------------------------
 
@@ -298,6 +329,8 @@ class Croupier:
                 for user, message in list(hands.items()):
                     if message == change.collapsed:
                         del hands[user]
+            if change.deals:  # a web table's move: its process has no Discord to post them
+                await self.presenter.deal_results(table, change.deals)
             if table.version > change.version and (answered or not reloaded):
                 return  # this process has stepped on since: that step showed the table
             await self.presenter.after_step(table, answered=change.seat)

@@ -26,6 +26,9 @@ from urllib.parse import (
 
 from dotenv import find_dotenv, load_dotenv
 
+from bot.config.settings_errors import SettingsError
+from bot.config.web_settings import WebSettings, web_settings
+
 MISSING_TOKEN_HELP = (
     "cardtable cannot start: DISCORD_TOKEN is not set. Create an application at "
     "https://discord.com/developers/applications, open its Bot page, press \"Reset Token\" "
@@ -39,8 +42,6 @@ MISSING_TOKEN_HELP = (
 DEFAULT_HEALTH_HOST = "127.0.0.1"  # the health endpoint answers this machine only
 
 
-class SettingsError(SystemExit):
-    """A setting that stops the bot from starting; the text explains how to fix it."""
 
 
 @dataclass(frozen=True)
@@ -157,6 +158,7 @@ class Settings:
     ai_workers: int | None = None  # processes that search for AI moves; None: cores - 1
     picture_workers: int | None = None  # workers drawing the pictures; None: the default
     limits: Limits = Limits()  # open tables per host and server, idle and closed tables
+    web: WebSettings | None = None  # the web table (bot.config.web_settings); None: off
 
     def __repr__(self) -> str:
         """Every setting but the secrets: no token, no database password (a traceback or
@@ -177,7 +179,8 @@ class Settings:
         """What no log line or error may show: the token, and the database password as
         written in ``DATABASE_URL`` and decoded (one read from ``DATABASE_PASSWORD_FILE``
         is in that URL too)."""
-        found = [self.token, *(url_passwords(self.database_url) if self.database_url else ())]
+        found = [self.token, *(url_passwords(self.database_url) if self.database_url else ()),
+                 *((self.web.secret.decode(),) if self.web is not None else ())]
         return tuple(dict.fromkeys(s for s in found if s))
 
 
@@ -211,6 +214,7 @@ def load_settings(env: Mapping[str, str] | None = None, dotenv: bool = True) -> 
         ai_workers=ai_workers(env.get("AI_WORKERS", "")),
         picture_workers=picture_workers(env.get("PICTURE_WORKERS", "")),
         limits=limits(env),
+        web=web_settings(env),
     )
 
 

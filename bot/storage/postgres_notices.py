@@ -69,13 +69,17 @@ def change_of(payload: str) -> TableChange:
     origin = data.get("origin", "")
     seat, collapsed = data.get("seat"), data.get("collapsed")
     kind, status = data.get("kind", "answered"), data.get("status")
+    deals = data.get("deals")
     if not (isinstance(table_id, str) and isinstance(origin, str) and _integer(version)
             and (seat is None or _integer(seat)) and (collapsed is None or _integer(collapsed))
             and isinstance(kind, str) and kind in CHANGE_KINDS
-            and (status is None or (isinstance(status, str) and status in STATUSES))):
+            and (status is None or (isinstance(status, str) and status in STATUSES))
+            and (deals is None or (isinstance(deals, list) and len(deals) <= 50
+                                   and all(_integer(d) for d in deals)))):
         raise ValueError("not a table change")
     assert isinstance(version, int)
-    return TableChange(table_id, version, origin, seat, collapsed, kind, status)
+    return TableChange(table_id, version, origin, seat, collapsed, kind, status,
+                       tuple(deals) if deals is not None else None)
 
 
 def _integer(value: object) -> bool:

@@ -144,7 +144,9 @@ class TableChange:
       posts the result of a deal it ended); it then tells the table's owner that it
       answered the click, with ``seat`` and ``collapsed``, and the owner shows the rest
       (the table message, the next hand), then drives timers and AI seats from the new
-      version. It follows the ``"saved"`` notice of the same version.
+      version. It follows the ``"saved"`` notice of the same version. A move made at
+      a web table (``web``) is announced so too, with ``deals``: the finished deals whose
+      results the owner posts, since that process has no Discord.
 
     ``version`` is the table's version after the change; ``origin`` names the store
     (the process) that made it.
@@ -157,6 +159,9 @@ class TableChange:
     collapsed: int | None = None  # answered: the DM message the answer collapsed to one line
     kind: str = "answered"  # one of CHANGE_KINDS
     status: str | None = None  # the table's status after the change (None: not said)
+    # answered: the deals this step finished whose results the owner is to post (a web
+    # table's process has no Discord to post them); None: posted already, or none.
+    deals: tuple[int, ...] | None = None
 
     def __post_init__(self) -> None:
         if self.kind not in CHANGE_KINDS:

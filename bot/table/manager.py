@@ -88,6 +88,12 @@ class TableManager:
         self._visiting[table_id] = table
         return table
 
+    async def read(self, table_id: str) -> Table | None:
+        """A stored table as it is now, whatever its status, for showing only (the web
+        table's viewers): not driven, not kept. None if there is none or it is unreadable."""
+        row = await self.store.load_table(table_id)
+        return self._restore_one(row) if isinstance(row, TableRow) else None
+
     def leave(self, table: Table) -> None:
         """The click that visited ``table`` is over: forget the copy."""
         if self._visiting.get(table.table_id) is table:

@@ -29,7 +29,7 @@ from bot.images.scene import Scene
 from bot.table.manager import TableManager
 from bot.table.state import LOBBY, PLAYING, Table
 from bot.table.timers import Clock
-from bot.ui import buttons, feature_buttons, lobby_controls, markup
+from bot.ui import buttons, feature_buttons, lobby_controls, markup, web_buttons
 from bot.ui.attachments import Picture, show
 from bot.ui.game_ui import GameUI
 from bot.ui.poster import EditCoalescer, Gone, Poster
@@ -48,6 +48,7 @@ class Board:
         self.timing = timing
         self.clock = clock
         self.painter = painter  # draws the pictures off the event loop
+        self.web_table = False  # the web table is served: Open table and Watch offered
         # On the bot's clock, so tests can play a table's pace without waiting for it.
         self.edits = EditCoalescer(timing.edit_interval, self._edit_by_id, clock=clock,
                                    pacer=poster.pacer)
@@ -92,9 +93,11 @@ class Board:
         seat = table.to_act
         turn = (_("{player} to play", player=markup.mention(table.seats[seat].user_id))
                 if seat is not None and table.automation() is None else None)
-        return {"content": turn, "embed": embed,
-                "view": feature_buttons.add_nudge(buttons.table_view(table.table_id, table.step),
-                                            table)}, scene
+        components = feature_buttons.add_nudge(buttons.table_view(table.table_id, table.step),
+                                               table)
+        if self.web_table:
+            web_buttons.add_web(components, table.table_id, watch=True)
+        return {"content": turn, "embed": embed, "view": components}, scene
 
     async def picture(self, scene: Scene) -> Picture | None:
         """The table's picture, drawn off the event loop; None if the drawing failed (the

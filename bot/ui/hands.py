@@ -22,7 +22,7 @@ from bot.images.painter import Painter
 from bot.images.scene import Scene
 from bot.table.hint_rules import offered
 from bot.table.state import Table
-from bot.ui import buttons, custom_ids, markup, turn_notices
+from bot.ui import buttons, custom_ids, markup, turn_notices, web_buttons
 from bot.ui.attachments import Picture, show
 from bot.ui.game_ui import GameUI
 from bot.ui.poster import DMClosed, Gone, Poster
@@ -48,6 +48,7 @@ class Hands:
         self.uis = uis
         self.painter = painter  # draws the pictures off the event loop
         self.language_of = language_of  # what each user reads (bot.ui.languages.Readers.of)
+        self.web_table = False  # the web table is served: Open table on the hand
 
     async def parts(self, table: Table, seat: int, menu: bool = True) -> dict[str, Any]:
         """The embed and menu of one player's hand: only ever sent to that player, and
@@ -74,6 +75,8 @@ class Hands:
         embed = ui.hand_embed(table, seat_view, seat, link)
         view = buttons.hand_view(table.table_id, table.step, seat_view.get("legal") or [],
                                hint=offered(table, seat)) if menu else None
+        if view is not None and self.web_table:
+            web_buttons.add_web(view, table.table_id, watch=False)
         if not table.images:
             return {"embed": embed, "view": view}, None
         # Drawn from this seat's view only, like the text; "legal" is empty while the bot

@@ -9,6 +9,7 @@ only talks to Discord; what the step did is already decided.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import discord
@@ -69,6 +70,22 @@ class Presenter:
                 del hand_messages[user]  # collapsed: no live hand left there
         await self.after_step(table, answered=seat)
 
+    async def played_elsewhere(self, outcome: Outcome) -> None:
+        """A saved move made at another front end (the web table), with no click to
+        answer: each finished deal's result, the player's DM menu retired (one live menu
+        only), then the table and the next player's hand, as for a DM click."""
+        table, seat = outcome.table, outcome.seat
+        await self.deal_reports(outcome)
+        if seat is None:
+            return
+        played = next((e.action for e in outcome.events
+                       if isinstance(e, Played) and e.seat == seat), None)
+        user = table.seats[seat].user_id
+        if played is not None and table.posts.hand_messages.get(user) is not None:
+            await self.hands.retire_menu(table, seat,
+                                         note=self.hands.move_line(table, seat, played))
+        await self.after_step(table)
+
     async def answer(self, interaction: discord.Interaction, outcome: Outcome
                      ) -> Answered | None:
         """The answer to a move's click: a refusal or a failed save (None), else each
@@ -110,9 +127,12 @@ class Presenter:
 
     async def deal_reports(self, outcome: Outcome) -> None:
         """A new message with each finished deal's result (the final one: see the ending)."""
-        table = outcome.table
+        await self.deal_results(outcome.table, outcome.deal_reports)
+
+    async def deal_results(self, table: Table, deals: Sequence[int]) -> None:
+        """A new message with the result of each of ``deals``."""
         ui = self.uis[table.game_id]
-        for deal in outcome.deal_reports:
+        for deal in deals:
             assert table.game is not None
             with speaking(table.language):  # the channel reads the table's language
                 embed = ui.deal_result_embed(table, table.game, deal)

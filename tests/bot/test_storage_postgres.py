@@ -225,8 +225,12 @@ def test_a_change_survives_its_payload_and_nonsense_is_refused() -> None:
     assert change_of(change_payload(CHANGE)) == CHANGE
     plain = TableChange("t", 1)
     assert change_of(change_payload(plain)) == plain
+    from_the_web = TableChange("t", 3, seat=1, deals=(0, 1))  # results the owner posts
+    assert change_of(change_payload(from_the_web)) == from_the_web
     for bad in ("[]", "{}", '{"table_id": "t", "version": "1"}',
                 '{"table_id": "t", "version": 1, "seat": true}',
+                '{"table_id": "t", "version": 1, "deals": [true]}',
+                '{"table_id": "t", "version": 1, "deals": 2}',
                 '{"table_id": 5, "version": 1}', "not json"):
         with pytest.raises(ValueError):
             change_of(bad)

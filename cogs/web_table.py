@@ -1,0 +1,105 @@
+"""The web table in the bot's own process: served on its event loop, opened from Discord.
+
+On when ``WEB_PORT`` and ``PUBLIC_URL`` are set (``bot.config.web_settings``): the
+cog starts the ``web`` application beside the bot, on the same tables (a move from
+the page goes through the same step kernel and is shown in Discord by the croupier,
+``Croupier.web_moved``), follows every saved step (the table bus, and on PostgreSQL
+the other processes' notices) and answers the Open table and Watch buttons with a
+link for the clicker alone. Off, it does nothing and the buttons are not offered.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+
+import discord
+from aiohttp import web
+from discord.ext import commands
+
+from bot.app.client import CardTableBot
+from bot.config.web_settings import WebSettings
+from bot.storage import CHANGE_KINDS
+from bot.ui import replies
+from bot.ui.web_buttons import link_view
+from locales import _, current
+from web.hub import Hub
+from web.play import WebPlay
+from web.server import WebTable
+from web.tokens import Role, Signer
+
+log = logging.getLogger(__name__)
+
+
+class WebTableCog(commands.Cog):
+    def __init__(self, bot: CardTableBot, settings: WebSettings):
+        self.bot = bot
+        self.settings = settings
+        self.signer = Signer(settings.secret)
+        self._runner: web.AppRunner | None = None
+        self._unsubscribe: Callable[[], None] | None = None
+        self.table: WebTable | None = None
+
+    async def cog_load(self) -> None:
+        croupier = self.bot.croupier
+        store = self.bot.store
+        play = WebPlay(croupier.manager, croupier.steps, croupier.web_moved)
+        hub = Hub(play.read, self.bot.game_uis)
+        self._unsubscribe = croupier.manager.bus.subscribe(
+            lambda saved: hub.changed(saved.table_id))
+        if store.shared:  # the steps other processes save (a DM click, a web process)
+            await store.listen(lambda change: hub.changed(change.table_id), kinds=CHANGE_KINDS)
+        self.table = WebTable(signer=self.signer, store=store, play=play, hub=hub,
+                              views=self.bot.game_uis, origin=self.settings.origin)
+        runner = web.AppRunner(self.table.app(), access_log=None, shutdown_timeout=2.0)
+        await runner.setup()
+        await web.TCPSite(runner, self.settings.host, self.settings.port).start()
+        self._runner = runner
+        croupier.offer_web(self)
+        log.info("the web table is served on %s:%d for %s", self.settings.host,
+                 self.settings.port, self.settings.public_url)
+
+    async def cog_unload(self) -> None:
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+        runner, self._runner = self._runner, None
+        if runner is not None:
+            await runner.cleanup()
+
+    def link(self, user_id: int, target: str, role: Role, path: str = "table") -> str:
+        """A single-use link for ``user_id`` (the token in the fragment: never sent to a
+        server by a browser, so a chat link preview cannot spend it)."""
+        token = self.signer.link(user_id, target, role, time.time(), current())
+        return f"{self.settings.public_url}/{path}#{token}"
+
+    async def web_click(self, interaction: discord.Interaction, table_id: str,
+                        kind: str) -> None:
+        """Open table / Watch: the clicker's link, for them alone."""
+        manager = self.bot.croupier.manager
+        table = manager.get(table_id) or await manager.read(table_id)
+        if table is None or (interaction.guild_id is not None
+                             and interaction.channel_id != table.channel_id):
+            await replies.closed(interaction)
+            return
+        seat = table.seat_of(interaction.user.id)
+        if interaction.guild_id is None and seat is None:  # a DM hand: only its player's
+            await replies.closed(interaction)
+            return
+        role: Role = "seat" if kind == "open" and seat is not None else "watch"
+        url = self.link(interaction.user.id, table.table_id, role)
+        if role == "seat":
+            text = _("Your link to the {game} table: your hand and the whole table, live. "
+                     "It opens once, within 5 minutes: keep it to yourself.", game=table.title)
+            label = _("Open table")
+        else:
+            text = _("Your link to watch the {game} table live (no hidden cards). It opens "
+                     "once, within 5 minutes.", game=table.title)
+            label = _("Watch")
+        await replies.reply(interaction, text, view=link_view(url, label))
+
+
+async def setup(bot: CardTableBot) -> None:
+    if bot.settings.web is None:
+        return  # the web table is off: no cog, no buttons
+    await bot.add_cog(WebTableCog(bot, bot.settings.web))

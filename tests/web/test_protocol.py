@@ -1,0 +1,177 @@
+"""The web table's protocol on the fake Discord: links, sessions, moves and snapshots.
+
+A bot serves the web table (``cogs.web_table``) on loopback; a page is aiohttp's
+client speaking ``docs/web-protocol.md``. What a browser move does in Discord is read
+on the fake, as people would see it.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import AsyncIterator
+from typing import Any
+
+import aiohttp
+import pytest
+
+from bot.app.client import CardTableBot
+from bot.config.web_settings import WebSettings
+from testkit.clock import ManualClock
+from testkit.fakediscord import FakeChannel, FakeDiscord, FakeUser
+from testkit.games.jazz import JAZZ_ONLY
+from testkit.harness import MakeBot, idle, live_menu, table_message
+from testkit.tables import live, player_to_act, start_jazz
+from testkit.webtable import WEB_EXTENSION, Page, link_from, token_of, web_settings
+from web.tokens import Signer
+
+
+@pytest.fixture
+def settings() -> WebSettings:
+    return web_settings()
+
+
+@pytest.fixture
+async def web_bot(run_bot: MakeBot, clock: ManualClock, settings: WebSettings) -> CardTableBot:
+    return await run_bot(extensions={**JAZZ_ONLY, **WEB_EXTENSION}, clock=clock, web=settings)
+
+
+@pytest.fixture
+async def http() -> AsyncIterator[aiohttp.ClientSession]:
+    async with aiohttp.ClientSession() as session:
+        yield session
+
+
+async def opened(fake: FakeDiscord, user: FakeUser, channel: FakeChannel,
+                 settings: WebSettings, http: aiohttp.ClientSession,
+                 label: str = "Open table") -> Page:
+    """``user`` clicks ``label`` on the table, redeems the link and connects."""
+    message = table_message(fake, channel)
+    assert message is not None
+    url = await link_from(fake, user, message, label)
+    assert url.startswith(f"{settings.public_url}/table#")
+    page = Page(settings.public_url, http)
+    status, _ = await page.redeem(token_of(url))
+    assert status == 200
+    return page
+
+
+def card_codes(frame: Any) -> set[str]:
+    """Every card a frame shows face up, wherever it is (scenes, actions)."""
+    found: set[str] = set()
+    if isinstance(frame, dict):
+        for key, value in frame.items():
+            if key in ("code", "card") and isinstance(value, str) and len(value) == 2:
+                found.add(value)
+            else:
+                found |= card_codes(value)
+    elif isinstance(frame, list):
+        for item in frame:
+            found |= card_codes(item)
+    return found
+
+
+async def test_a_player_opens_the_table_sees_their_hand_and_plays_and_discord_follows(
+        fake: FakeDiscord, general: FakeChannel, users: list[FakeUser], web_bot: CardTableBot,
+        settings: WebSettings, http: aiohttp.ClientSession) -> None:
+    await start_jazz(fake, general, users)
+    await idle(web_bot)
+    table = live(web_bot, general)
+    assert table is not None and table.game is not None
+    mover = player_to_act(fake, web_bot, general, users)
+    seat = table.seat_of(mover.id)
+    page = await opened(fake, mover, general, settings, http)
+    first = await page.connect()
+    assert first["type"] == "snapshot" and first["role"] == "seat" and first["seat"] == seat
+    hand = first["hand"]
+    held = set(table.game.seat_view(seat)["hand"])
+    assert {a["card"] for a in hand["actions"] if a["card"]} == held  # exactly their hand
+    legal = [a for a in hand["actions"] if a["legal"]]
+    assert hand["your_turn"] and legal
+    assert {a["code"] for a in legal} == set(table.game.seat_view(seat)["legal"])
+    version = first["version"]
+    table_before = table_message(fake, general)
+    assert table_before is not None
+    shown_before = table_before.text()
+    await page.send(type="move", step=hand["step"], code=legal[0]["code"])
+    after = await page.snapshot(version + 1)
+    await idle(web_bot)
+    assert after["version"] > version and legal[0]["card"] not in {
+        a["card"] for a in (after["hand"] or {"actions": []})["actions"]}
+    # Discord follows: the table message shows the move, the next player has a menu.
+    assert table_message(fake, general) is not None
+    assert table_message(fake, general).text() != shown_before  # type: ignore[union-attr]
+    nxt = player_to_act(fake, web_bot, general, users)
+    if nxt is not mover:
+        assert live_menu(fake, nxt) is not None
+    await page.close()
+
+
+async def test_a_link_opens_once_and_forged_or_expired_ones_are_refused_with_a_sentence(
+        fake: FakeDiscord, general: FakeChannel, users: list[FakeUser], web_bot: CardTableBot,
+        settings: WebSettings, http: aiohttp.ClientSession) -> None:
+    await start_jazz(fake, general, users)
+    await idle(web_bot)
+    message = table_message(fake, general)
+    assert message is not None
+    url = await link_from(fake, users[1], message)
+    page = Page(settings.public_url, http)
+    assert (await page.redeem(token_of(url)))[0] == 200
+    status, body = await Page(settings.public_url, http).redeem(token_of(url))
+    assert status == 403 and "used already" in body["error"]
+    payload, signature = token_of(url).split(".")
+    forged = f"{payload[:-2]}xx.{signature}"
+    status, body = await Page(settings.public_url, http).redeem(forged)
+    assert status == 403 and "does not work" in body["error"]
+    other_secret = Signer(b"another-secret-entirely-0123456789").link(
+        users[1].id, live(web_bot, general).table_id, "seat", time.time())  # type: ignore
+    assert (await Page(settings.public_url, http).redeem(other_secret))[0] == 403
+    expired = Signer(settings.secret).link(users[1].id, "t", "seat", time.time() - 301)
+    status, body = await Page(settings.public_url, http).redeem(expired)
+    assert status == 403 and "does not work" in body["error"]
+    # A session is not a link, nor the other way round.
+    assert (await Page(settings.public_url, http).redeem(page.session))[0] == 403
+    bad = Page(settings.public_url, http, session=token_of(url))
+    frame = await bad.connect()
+    assert frame["type"] == "error" and frame["fatal"]
+
+
+async def test_only_the_seat_of_the_session_plays_and_stale_or_foreign_moves_change_nothing(
+        fake: FakeDiscord, general: FakeChannel, users: list[FakeUser], web_bot: CardTableBot,
+        settings: WebSettings, http: aiohttp.ClientSession) -> None:
+    outsider = fake.add_user("dora")
+    await start_jazz(fake, general, users)
+    await idle(web_bot)
+    table = live(web_bot, general)
+    assert table is not None and table.game is not None
+    mover = player_to_act(fake, web_bot, general, users)
+    waiting = next(u for u in users if u is not mover)
+    other = await opened(fake, waiting, general, settings, http)
+    shown = await other.connect()
+    version = table.version
+    code = shown["hand"]["actions"][0]["code"]
+    await other.send(type="move", step=shown["hand"]["step"], code=code)
+    refused = await other.next()
+    assert refused["type"] == "refused" and "not your turn" in refused["reason"]
+    assert (await other.next())["type"] == "snapshot" and table.version == version
+    # A spectator's session (Watch, by someone not seated) cannot play.
+    watcher = await opened(fake, outsider, general, settings, http, label="Watch")
+    seen = await watcher.connect()
+    assert seen["role"] == "watch" and seen["hand"] is None and seen["seat"] is None
+    await watcher.send(type="move", step=seen["step"], code=code)
+    assert (await watcher.next())["type"] == "refused" and table.version == version
+    # The mover's stale step: refused, then the fresh snapshot.
+    page = await opened(fake, mover, general, settings, http)
+    mine = await page.connect()
+    legal = next(a for a in mine["hand"]["actions"] if a["legal"])
+    await page.send(type="move", step=mine["hand"]["step"] - 1, code=legal["code"])
+    stale = await page.next()
+    assert stale["type"] == "refused" and "out of date" in stale["reason"]
+    assert (await page.next())["version"] == version == table.version
+    # A foreign origin cannot open the socket.
+    with pytest.raises(aiohttp.WSServerHandshakeError):
+        await Page(settings.public_url, http, session=page.session).connect(
+            origin="https://evil.example")
+    # Reconnecting re-syncs: a new socket gets the snapshot as it is now.
+    await page.close()
+    again = Page(settings.public_url, http, session=page.session)
+    assert (await again.connect())["version"] == table.version

@@ -1,0 +1,132 @@
+"""The viewers of each table, and a fresh snapshot to each at every table version.
+
+The hub is told that a table changed (``changed``: the table bus of this process,
+and on a shared store the notices of the others) and pushes: one read of the table,
+one snapshot per kind of viewer (a seat, or the spectators, in a language), encoded
+once, sent to each. Changes that come while a push is under way are merged into one
+more push of the newest version. A viewer never gets an older version than it has.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections import defaultdict
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.table.state import Table
+from web.snapshots import Views, snapshot
+from web.tokens import Grant
+
+log = logging.getLogger(__name__)
+
+Send = Callable[[str], Awaitable[None]]
+
+
+@dataclass(eq=False)
+class Viewer:
+    """One open page: who it is (its session's ``grant``) and how to reach it."""
+
+    grant: Grant
+    send: Send
+    sent_version: int = -1  # the newest version it was sent
+
+    def seat_in(self, table: Table) -> int | None:
+        """The viewer's seat at ``table`` (None: a spectator, or no longer seated)."""
+        return table.seat_of(self.grant.user) if self.grant.role == "seat" else None
+
+
+@dataclass
+class _Pushing:
+    task: asyncio.Task[None] | None = None
+    again: bool = False
+    viewers: set[Viewer] = field(default_factory=set)
+
+
+class Hub:
+    def __init__(self, read: Callable[[str], Awaitable[Table | None]], views: Views):
+        self._read = read
+        self.views = views
+        self._tables: dict[str, _Pushing] = defaultdict(_Pushing)
+        self.frames_sent = 0  # for the benchmark and /metrics-like checks
+
+    def join(self, viewer: Viewer) -> None:
+        self._tables[viewer.grant.table].viewers.add(viewer)
+
+    def leave(self, viewer: Viewer) -> None:
+        pushing = self._tables.get(viewer.grant.table)
+        if pushing is None:
+            return
+        pushing.viewers.discard(viewer)
+        if not pushing.viewers and pushing.task is None:
+            del self._tables[viewer.grant.table]
+
+    def viewers(self, table_id: str) -> int:
+        pushing = self._tables.get(table_id)
+        return len(pushing.viewers) if pushing is not None else 0
+
+    def changed(self, table_id: str) -> None:
+        """``table_id`` was saved at a new version: its viewers get it (called from the
+        bus and the store's notices; returns at once)."""
+        pushing = self._tables.get(table_id)
+        if pushing is None or not pushing.viewers:
+            return
+        if pushing.task is not None:
+            pushing.again = True
+            return
+        pushing.task = asyncio.get_running_loop().create_task(self._push(table_id, pushing))
+
+    async def _push(self, table_id: str, pushing: _Pushing) -> None:
+        try:
+            while True:
+                pushing.again = False
+                table = await self._read(table_id)
+                if table is not None:
+                    await self.send_all(table, list(pushing.viewers))
+                if not pushing.again or not pushing.viewers:
+                    break
+        except Exception:
+            log.exception("web: cannot show table %s to its viewers", table_id)
+        finally:
+            pushing.task = None
+            if not pushing.viewers:
+                self._tables.pop(table_id, None)
+
+    async def send_all(self, table: Table, viewers: list[Viewer], force: bool = False) -> None:
+        """Each viewer's snapshot of ``table``: built once per kind of viewer."""
+        frames: dict[tuple[Any, ...], str] = {}
+        sends = []
+        for viewer in viewers:
+            if table.version < viewer.sent_version or (
+                    table.version == viewer.sent_version and not force):
+                continue
+            seat = viewer.seat_in(table)
+            key = (seat, viewer.grant.role if seat is not None else "watch",
+                   viewer.grant.language)
+            frame = frames.get(key)
+            if frame is None:
+                frame = frames[key] = json.dumps(snapshot(
+                    table, self.views, seat=seat, role=key[1], language=viewer.grant.language),
+                    ensure_ascii=False, separators=(",", ":"))
+            viewer.sent_version = table.version
+            sends.append(self._send(viewer, frame))
+        await asyncio.gather(*sends)
+
+    async def _send(self, viewer: Viewer, frame: str) -> None:
+        try:
+            await viewer.send(frame)
+            self.frames_sent += 1
+        except (ConnectionError, RuntimeError):  # the page went meanwhile: it left
+            self.leave(viewer)
+
+    async def show(self, viewer: Viewer) -> bool:
+        """The viewer's snapshot now (a hello, a sync, after a refused move); False if the
+        table is gone."""
+        table = await self._read(viewer.grant.table)
+        if table is None:
+            return False
+        await self.send_all(table, [viewer], force=True)
+        return True

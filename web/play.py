@@ -1,0 +1,70 @@
+"""What the web table does to tables: read them to show, and play moves through the kernel.
+
+A move from the page goes through the same step kernel as a DM click
+(``bot.table.step``): the table's lock, the check of seat, turn and step, one save
+with its version. What follows the save is ``after_move``: in the bot's own process
+the Discord front shows it (the channel's table, the next player's DM) and the bot
+plays on; in a web process of its own (``python -m web``) the table's owner is told
+(``Store.announce``) and shows it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+
+from bot.storage import Store, TableChange
+from bot.table.manager import TableManager
+from bot.table.state import Table
+from bot.table.step import Outcome, Steps
+from engine.text import T
+from locales import say
+
+AfterMove = Callable[[Outcome], Awaitable[None]]
+
+CLOSED = T("This table is closed.")
+NOT_SAVED = T("Your move could not be saved just now: nothing was changed. Please try again.")
+
+
+class WebPlay:
+    def __init__(self, manager: TableManager, steps: Steps, after_move: AfterMove):
+        self.manager = manager
+        self.steps = steps
+        self.after_move = after_move
+
+    async def read(self, table_id: str) -> Table | None:
+        """The table as it is now: this process's own, or as stored (any status)."""
+        table = self.manager.get(table_id)
+        return table if table is not None else await self.manager.read(table_id)
+
+    async def move(self, user_id: int, table_id: str, step: int, code: str,
+                   language: str) -> str | None:
+        """Play ``code`` for ``user_id`` from a hand drawn at ``step``: None once saved and
+        shown, else the sentence that says why nothing changed (in ``language``)."""
+        table = self.manager.get(table_id) or await self.manager.visit(table_id)
+        if table is None:
+            return say(CLOSED, language)
+        try:
+            async with self.steps.hold(table) as live:
+                if not live:
+                    return say(CLOSED, language)
+                outcome = await self.steps.move(table, user_id, step, code)
+                if outcome.refusal is not None:
+                    return say(outcome.refusal, language)
+                if outcome.failed:
+                    return say(NOT_SAVED, language)
+                await self.after_move(outcome)
+                return None
+        finally:
+            self.manager.leave(table)
+
+
+def announcer(store: Store) -> AfterMove:
+    """``after_move`` of a web process with no Discord: the owner shows the move and posts
+    the results of the deals it finished."""
+
+    async def announce(outcome: Outcome) -> None:
+        await store.announce(TableChange(
+            outcome.table.table_id, outcome.table.version, seat=outcome.seat,
+            deals=tuple(outcome.deal_reports) or None))
+
+    return announce
