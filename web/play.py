@@ -63,8 +63,10 @@ def announcer(store: Store) -> AfterMove:
     the results of the deals it finished."""
 
     async def announce(outcome: Outcome) -> None:
+        # No seat: nobody's click was answered in Discord, so whoever is to act next is
+        # told there, the mover too (as in the bot's own process: Croupier.web_moved).
         await store.announce(TableChange(
-            outcome.table.table_id, outcome.table.version, seat=outcome.seat,
+            outcome.table.table_id, outcome.table.version,
             deals=tuple(outcome.deal_reports) or None))
 
     return announce
