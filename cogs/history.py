@@ -27,6 +27,7 @@ from discord.ext import commands
 from bot.app.client import CardTableBot
 from bot.storage import GameSummary, SeatResult, Store
 from bot.ui import answer_guard, markup, replies
+from bot.ui.web_buttons import link_view
 from cogs.leaderboard import game_choices, game_title, where_text
 from locales import _
 
@@ -335,12 +336,18 @@ class History(commands.Cog):
                                 _("I cannot find that game's record on this server."))
             return
         name = record_filename(summary.game, game_id)
+        # Where the web table is served: a replay of the game in the browser, for this
+        # member alone (a single-use link), beside the record.
+        web = self.bot.croupier.web_links
+        view = link_view(web.replay_url(interaction.user.id, game_id),
+                         # Translators: a link button: step through a finished game
+                         _("Replay")) if web is not None else None
         await replies.reply(
             # Translators: `python -m engine replay {file}` is a command: keep it as it is
             interaction, _("The record of game #{id} ({game}). Check every score with "
                            "`python -m engine replay {file}`.",
                            id=game_id, game=game_title(summary.game), file=name),
-            file=discord.File(io.BytesIO(text.encode("utf-8")), filename=name))
+            file=discord.File(io.BytesIO(text.encode("utf-8")), filename=name), view=view)
 
     async def game_here(self, guild_id: int | None, game_id: int) -> GameSummary | None:
         """The game if it was played on this server (the newest game up to its id)."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections import ChainMap
 from collections.abc import Callable
 
 import discord
@@ -23,10 +24,12 @@ from bot.config.web_settings import WebSettings
 from bot.storage import CHANGE_KINDS
 from bot.ui import replies
 from bot.ui.web_buttons import link_view
+from bot.views import views
 from locales import _, current
 from web.hub import Hub
 from web.play import WebPlay
 from web.server import WebTable
+from web.snapshots import Views
 from web.tokens import Role, Signer
 
 log = logging.getLogger(__name__)
@@ -45,13 +48,16 @@ class WebTableCog(commands.Cog):
         croupier = self.bot.croupier
         store = self.bot.store
         play = WebPlay(croupier.manager, croupier.steps, croupier.web_moved)
-        hub = Hub(play.read, self.bot.game_uis)
+        # The loaded games' UIs (a test's toy game too), then every game's view (a replay
+        # of a game whose cog this process does not load).
+        game_views: Views = ChainMap(self.bot.game_uis, views())  # type: ignore[arg-type]
+        hub = Hub(play.read, game_views)
         self._unsubscribe = croupier.manager.bus.subscribe(
             lambda saved: hub.changed(saved.table_id))
         if store.shared:  # the steps other processes save (a DM click, a web process)
             await store.listen(lambda change: hub.changed(change.table_id), kinds=CHANGE_KINDS)
         self.table = WebTable(signer=self.signer, store=store, play=play, hub=hub,
-                              views=self.bot.game_uis, origin=self.settings.origin)
+                              views=game_views, origin=self.settings.origin)
         runner = web.AppRunner(self.table.app(), access_log=None, shutdown_timeout=2.0)
         await runner.setup()
         await web.TCPSite(runner, self.settings.host, self.settings.port).start()
@@ -72,6 +78,9 @@ class WebTableCog(commands.Cog):
         server by a browser, so a chat link preview cannot spend it)."""
         token = self.signer.link(user_id, target, role, time.time(), current())
         return f"{self.settings.public_url}/{path}#{token}"
+
+    def replay_url(self, user_id: int, game_id: int) -> str:
+        return self.link(user_id, str(game_id), "replay", path="replay")
 
     async def web_click(self, interaction: discord.Interaction, table_id: str,
                         kind: str) -> None:

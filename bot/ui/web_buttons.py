@@ -29,8 +29,14 @@ def web_id(table_id: str, kind: str) -> str:
 
 
 class WebClicks(Protocol):
+    """The web table as the bot sees it (``cogs.web_table``)."""
+
     async def web_click(self, interaction: discord.Interaction, table_id: str,
                         kind: str) -> None: ...
+
+    def replay_url(self, user_id: int, game_id: int) -> str:
+        """A single-use link to step through a finished game (all hands face up)."""
+        ...
 
 
 class _ClientWithWeb(Protocol):
