@@ -24,6 +24,7 @@ from packaging.utils import canonicalize_name
 
 from bot.app import health
 from bot.config.settings import load_settings
+from bot.config.web_settings import web_settings
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -173,9 +174,9 @@ def _merge(base: Any, over: Any) -> Any:
 
 def scaled() -> dict[str, Any]:
     """compose.yaml with compose.scale.yaml laid over it (``-f compose.yaml -f
-    compose.scale.yaml``): two shard processes over PostgreSQL."""
+    compose.scale.yaml``): two shard processes over PostgreSQL, and the web table's."""
     merged: dict[str, Any] = _merge(compose(), compose("compose.scale.yaml"))
-    assert list(merged["services"]) == ["bot", "postgres", "bot-shard-1"]
+    assert list(merged["services"]) == ["bot", "postgres", "bot-shard-1", "web"]
     return merged
 
 
@@ -386,6 +387,13 @@ def test_compose_scales_to_postgres_and_a_second_shard_process_only_when_asked(t
     assert len(set(ports)) == len(ports), "each process publishes its own health port"
     environment = postgres["environment"]
     assert (environment["POSTGRES_USER"], environment["POSTGRES_DB"]) == ("cardtable",) * 2
+    # The web table's process: the same database, its own port, python -m web.
+    web = project["services"]["web"]
+    assert web["command"] == ["python", "-m", "web"] and "postgres" in web["depends_on"]
+    assert web["environment"]["DATABASE_URL"] == bot["environment"]["DATABASE_URL"]
+    assert web_settings({**example, "PUBLIC_URL": "https://cards.example.org",
+                         "WEB_SECRET": "s" * 32, **web["environment"]},
+                        standalone=True) is not None
 
 
 def test_every_image_is_pinned_by_digest():

@@ -7,7 +7,8 @@ is saved at the table's version through the step kernel and announced
 every saved step of every process (the store's notices) and pushes it to its viewers.
 
 Settings from the environment or ``.env``: ``WEB_PORT``, ``PUBLIC_URL``, ``WEB_SECRET``
-(the bot's), ``DATABASE_URL``; ``WEB_HOST`` optional. No Discord token, no discord.
+(the bot's), ``DATABASE_URL`` (and ``DATABASE_PASSWORD_FILE``, as the bot reads them);
+``WEB_HOST`` optional. No Discord token, no discord.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import sys
 from aiohttp import web
 from dotenv import find_dotenv, load_dotenv
 
-from bot.config.settings import database_url
+from bot.config.settings import database_url, with_password_file
 from bot.config.settings_errors import SettingsError
 from bot.config.web_settings import WebSettings, web_settings
 from bot.storage import CHANGE_KINDS, open_storage
@@ -77,7 +78,8 @@ def main() -> int:
                         "%(message)s")
     try:
         settings = web_settings(os.environ, standalone=True)
-        url = database_url(os.environ.get("DATABASE_URL", ""))
+        url = with_password_file(database_url(os.environ.get("DATABASE_URL", "")),
+                                 os.environ.get("DATABASE_PASSWORD_FILE", ""))
         if url is None:
             raise SettingsError("python -m web needs DATABASE_URL: the bot's PostgreSQL "
                                 "(postgresql://…), whose tables it shows.")
