@@ -22,6 +22,7 @@ from typing import Any, Concatenate, ParamSpec, Self, TypeVar
 import asyncpg  # type: ignore[import-untyped]  # asyncpg ships no type information
 
 import bot.storage.postgres_scores as scores
+from bot.storage.postgres_lost import written_anyway
 from bot.storage.postgres_migrate import PG_MIGRATIONS, migrate_postgres, schema_version
 from bot.storage.postgres_notices import CHANNEL, Notices, change_payload
 from bot.storage.postgres_ownership import LEASE_S, Owner
@@ -251,22 +252,28 @@ class PostgresStorage(ScoreReads):
         now = as_utc(self._clock())
         notice = self._payload(TableChange(table_id, expected_version + 1, kind="saved",
                                            status=status))
-        async with self._db.turn(("table", table_id)), self._db.connection() as conn:
+        async with self._db.turn(("table", table_id)):
             try:
-                result = await conn.fetchrow(_SAVE_TABLE, table_id, status, text, now,
-                                             expected_version, notice)
-            except asyncpg.UniqueViolationError:  # another table became active just now
-                channel = await conn.fetchval(
-                    "SELECT channel_id FROM live_tables WHERE table_id = $1", table_id)
-                other = await conn.fetchval(_ACTIVE_IN_CHANNEL, channel)
-                raise ChannelBusy(channel or 0, other) from None
-            if result["busy"] is not None:
-                raise ChannelBusy(result["channel_id"], result["busy"])
-            if result["saved"] is None:
-                # A fresh statement: the version another transaction has just committed.
-                actual = await conn.fetchval(
-                    "SELECT version FROM live_tables WHERE table_id = $1", table_id)
-                raise VersionConflict(table_id, expected_version, actual)
+                async with self._db.connection() as conn:
+                    try:
+                        result = await conn.fetchrow(_SAVE_TABLE, table_id, status, text, now,
+                                                     expected_version, notice)
+                    except asyncpg.UniqueViolationError:  # another table became active now
+                        channel = await conn.fetchval(
+                            "SELECT channel_id FROM live_tables WHERE table_id = $1", table_id)
+                        other = await conn.fetchval(_ACTIVE_IN_CHANNEL, channel)
+                        raise ChannelBusy(channel or 0, other) from None
+                    if result["busy"] is not None:
+                        raise ChannelBusy(result["channel_id"], result["busy"])
+                    if result["saved"] is None:
+                        # A fresh statement: the version another transaction just committed.
+                        actual = await conn.fetchval(
+                            "SELECT version FROM live_tables WHERE table_id = $1", table_id)
+                        raise VersionConflict(table_id, expected_version, actual)
+            except StorageError as error:
+                if await written_anyway(self._db, error, table_id, expected_version + 1, text):
+                    return expected_version + 1
+                raise
         return int(result["saved"])
 
     async def save_posts(self, table_id: str, posts: dict[str, Any]) -> None:
@@ -320,7 +327,13 @@ class PostgresStorage(ScoreReads):
             return await scores.insert_game(conn, checked[0], checked[1], now)
 
         async with self._db.turn(("table", table_id)):
-            recorded = await self._write_game(finish)
+            try:
+                recorded = await self._write_game(finish)
+            except StorageError as error:
+                # The record is in the same transaction as the row: both or neither.
+                if await written_anyway(self._db, error, table_id, expected_version + 1, text):
+                    return expected_version + 1
+                raise
         if recorded is not None and not recorded[1]:
             recorded_already(table_id, recorded[0])
         return expected_version + 1

@@ -9,12 +9,14 @@ between processes, and games finished at once by two processes for the same play
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import pwd
 import random
 from collections.abc import AsyncIterator, Callable
 from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
+from typing import Any
 
 import asyncpg
 import pytest
@@ -29,6 +31,7 @@ from bot.storage import (
     Store,
     TableChange,
     TableRow,
+    VersionConflict,
     open_storage,
 )
 from bot.storage.postgres_notices import CHANNEL, change_of, change_payload
@@ -381,3 +384,47 @@ def test_a_server_runs_unprivileged_and_leaves_nothing_behind(
     assert not base.exists()
     with pytest.raises(OSError):
         run_sql(url, "SELECT 1")
+
+
+class _LosesItsReply:
+    """A connection whose next statement reaches the database (or not: ``before``) and
+    whose reply is then lost, as when the server restarts at that moment."""
+
+    def __init__(self, conn: Any, before: bool):
+        self._conn, self._before = conn, before
+
+    async def fetchrow(self, *args: Any) -> Any:
+        if not self._before:
+            await self._conn.fetchrow(*args)
+        raise ConnectionResetError("the connection was closed in the middle of operation")
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._conn, name)
+
+
+def losing_replies(store: PostgresStorage, before: bool) -> None:
+    real = store._db.connection
+
+    @contextlib.asynccontextmanager
+    async def connection() -> AsyncIterator[Any]:
+        async with real() as conn:
+            yield _LosesItsReply(conn, before)
+
+    store._db.connection = connection  # type: ignore[method-assign]
+
+
+async def test_a_save_whose_reply_was_lost_is_saved_if_it_committed_and_not_otherwise(
+        postgres_url: str) -> None:
+    async with await PostgresStorage.open(postgres_url) as store:
+        await store.create_table(TableRow("t1", GUILD, 5, "jazz"))
+        assert await store.save_table("t1", "playing", {"move": 1}, 0) == 1
+        losing_replies(store, before=False)  # committed, then the reply was lost
+        assert await store.save_table("t1", "playing", {"move": 2}, 1) == 2
+        row = await store.load_table("t1")
+        assert isinstance(row, TableRow) and (row.version, row.data) == (2, {"move": 2})
+        losing_replies(store, before=True)  # lost before it reached the database
+        with pytest.raises(StorageError) as lost:
+            await store.save_table("t1", "playing", {"move": 3}, 2)
+        assert not isinstance(lost.value, VersionConflict)
+        row = await store.load_table("t1")
+        assert isinstance(row, TableRow) and (row.version, row.data) == (2, {"move": 2})
