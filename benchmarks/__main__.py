@@ -10,6 +10,7 @@
 ``python -m benchmarks shards [--tables N] [--seconds S]``
 ``python -m benchmarks load [--tables N] [--pictures on|off] [--backend B] [--shards K]``
 ``python -m benchmarks floor [--moves-per-second R] [--seconds S] [--clients N] [--work W]``
+``python -m benchmarks web [--viewers N] [--tables M] [--moves K] [--every S] [--links click|mint]``
 ``python -m benchmarks soak [--tables N] [--kills N] [--pg-restarts N] [--backend B] [--seed N]``"""
 
 from __future__ import annotations
@@ -102,6 +103,12 @@ def main(argv: list[str] | None = None) -> int:
     floor_bench.add_arguments(commands.add_parser(
         "floor", help="the least bot CPU a move can cost: discord.py alone, no cardtable "
                       "code (a bot process on the fake Discord)"))
+    from benchmarks import web as web_bench  # (its arguments; it runs only when asked)
+
+    web_bench.add_arguments(commands.add_parser(
+        "web", help="the web table: N pages over M tables, moves from the browser: "
+                    "move-to-frame latency of every page, the bot's CPU and RSS, and "
+                    "Discord calls a browser move against a DM move"))
     sok = commands.add_parser("soak", help="the bot process killed at random moments "
                                            "while people play (and PostgreSQL restarted)")
     sok.add_argument("--tables", type=int, default=20)
@@ -116,6 +123,8 @@ def main(argv: list[str] | None = None) -> int:
         return load_bench.main(args)
     if args.command == "floor":
         return floor_bench.main(args)
+    if args.command == "web":
+        return web_bench.main(args)
     if args.command == "soak":
         from benchmarks import soak as soak_bench  # the bot as a process, a cluster
 
