@@ -176,11 +176,12 @@ class Settings:
         return f"{type(self).__name__}({', '.join(shown)})"
 
     def secrets(self) -> tuple[str, ...]:
-        """What no log line or error may show: the token, and the database password as
+        """What no log line or error may show: the token, the database password as
         written in ``DATABASE_URL`` and decoded (one read from ``DATABASE_PASSWORD_FILE``
-        is in that URL too)."""
+        is in that URL too), the web table's secret and the Activity's client secret."""
         found = [self.token, *(url_passwords(self.database_url) if self.database_url else ()),
-                 *((self.web.secret.decode(),) if self.web is not None else ())]
+                 *((self.web.secret.decode(), self.web.client_secret)
+                   if self.web is not None else ())]
         return tuple(dict.fromkeys(s for s in found if s))
 
 

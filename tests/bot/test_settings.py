@@ -318,3 +318,52 @@ def test_without_a_password_file_the_url_is_kept_as_written():
     url = "postgresql://cardtable@postgres/cardtable"
     env = {"DISCORD_TOKEN": "t", "DATABASE_URL": url, "DATABASE_PASSWORD_FILE": "  "}
     assert load_settings(env).database_url == url
+
+
+# -- the Discord Activity (bot.config.web_settings) ----------------------------------------
+
+WEB_ON = {"DISCORD_TOKEN": "t", "WEB_PORT": "8090", "PUBLIC_URL": "https://cards.example.org",
+          "WEB_SECRET": "w" * 32}
+CLIENT_SECRET = "an-oauth2-client-secret-kept-0123"
+ACTIVITY_ON = {**WEB_ON, "ACTIVITY": "on", "DISCORD_CLIENT_ID": "1234567890123456789",
+               "DISCORD_CLIENT_SECRET": CLIENT_SECRET}
+
+
+def test_the_activity_is_off_by_default_and_the_web_table_keeps_its_defaults():
+    web = load_settings(WEB_ON).web
+    assert web is not None and not web.activity
+    assert web.client_id == "" and web.client_secret == ""
+    assert web.discord_api == "https://discord.com/api/v10"
+    assert load_settings({"DISCORD_TOKEN": "t", "ACTIVITY": "off"}).web is None
+
+
+@pytest.mark.parametrize("on", ["on", "1", "true", "YES", " On "])
+def test_the_activity_settings_are_read(on):
+    web = load_settings({**ACTIVITY_ON, "ACTIVITY": on,
+                         "DISCORD_API": "http://127.0.0.1:9000/api/v10/"}).web
+    assert web is not None and web.activity
+    assert web.client_id == "1234567890123456789" and web.client_secret == CLIENT_SECRET
+    assert web.discord_api == "http://127.0.0.1:9000/api/v10"
+    assert load_settings(ACTIVITY_ON).web.discord_api == "https://discord.com/api/v10"
+
+
+@pytest.mark.parametrize(("env", "text"), [
+    ({"DISCORD_TOKEN": "t", "ACTIVITY": "on"}, "ACTIVITY=on needs the web table"),
+    ({**ACTIVITY_ON, "ACTIVITY": "maybe"}, "ACTIVITY must be on or off"),
+    ({**ACTIVITY_ON, "DISCORD_CLIENT_ID": ""}, "ACTIVITY=on needs DISCORD_CLIENT_ID"),
+    ({**ACTIVITY_ON, "DISCORD_CLIENT_ID": "cardtable"}, "DISCORD_CLIENT_ID must be the"),
+    ({**ACTIVITY_ON, "DISCORD_CLIENT_SECRET": " "}, "ACTIVITY=on needs DISCORD_CLIENT_SECRET"),
+    ({**ACTIVITY_ON, "DISCORD_API": "discord.com/api"}, "DISCORD_API must be the address"),
+])
+def test_bad_activity_settings_are_explained(env, text):
+    with pytest.raises(SettingsError, match=re.escape(text)) as caught:
+        load_settings(env)
+    assert CLIENT_SECRET not in str(caught.value)
+
+
+def test_the_client_secret_is_a_secret_never_shown():
+    settings = load_settings(ACTIVITY_ON)
+    for shown in (repr(settings), str(settings), repr(settings.web)):
+        assert CLIENT_SECRET not in shown
+    assert CLIENT_SECRET in settings.secrets() and "w" * 32 in settings.secrets()
+    assert CLIENT_SECRET not in load_settings({**ACTIVITY_ON, "ACTIVITY": ""}).secrets()
