@@ -22,6 +22,8 @@ class Call:
     body: Any
     files: list[dict[str, Any]] = field(default_factory=list)
     at: float = field(default_factory=time.monotonic)
+    authorization: str = field(default="", repr=False)  # the Authorization header
+    content_type: str = ""  # the body's: OAuth2 takes only form-encoded ones
     status: int = 0
     code: int | None = None  # Discord error code of the answer, if an error
 

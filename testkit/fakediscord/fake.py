@@ -18,6 +18,7 @@ from typing import Any
 import discord
 from aiohttp import web
 
+from .activities import DISCORD_LAUNCH_ACTIVITY, ActivityInstance
 from .calls import Call
 from .gateway import Gateway
 from .interactions import FakeDiscordError
@@ -61,6 +62,7 @@ class FakeDiscord(SimulatedUsers):
         self._router = Router(self)
         Api(self, self._messages).register(self._router)
         Webhooks(self, self._messages).register(self._router)
+        self.activities.register(self._router)
 
     # ----- lifecycle ------------------------------------------------------------------
     async def __aenter__(self) -> FakeDiscord:
@@ -84,6 +86,12 @@ class FakeDiscord(SimulatedUsers):
         self.gateway_url = gateway_url_for(self.base_url)
         if patch:
             self._restore = patch_discord(self.base_url)
+
+    @property
+    def api_url(self) -> str:
+        """The REST API's base on loopback (``http://127.0.0.1:<port>/api/v10``), what a
+        server's own HTTP client is given as Discord's API (``DISCORD_API``)."""
+        return self.base_url + API_PREFIX
 
     async def close(self) -> None:
         """Stop bots still running, the server, undo the patch; flag unanswered interactions."""
@@ -156,6 +164,46 @@ class FakeDiscord(SimulatedUsers):
         message.deleted = True
         await self._messages.announce("MESSAGE_DELETE", message)
         self._changed()
+
+    # ----- the Activity (activities.py) -----------------------------------------------
+    @property
+    def client_secret(self) -> str:
+        """The application's OAuth2 client secret (its client id is its application id)."""
+        return self.activities.client_secret
+
+    def enable_activities(self, entry_point: bool = True) -> dict[str, Any] | None:
+        """Switch the application's Activity on (the EMBEDDED flag); with the default
+        Entry Point command ``launch``, as the Developer Portal makes it. Returns it."""
+        return self.activities.enable(entry_point)
+
+    def add_entry_point(self, name: str = "launch", handler: int = DISCORD_LAUNCH_ACTIVITY,
+                        description: str = "Launch the Activity") -> dict[str, Any]:
+        """An Entry Point command (type 4) among the global commands, as if made in the
+        Developer Portal (switches the Activity on). A bulk overwrite of the global
+        commands that leaves it out is refused with 50240."""
+        return self.activities.add_entry_point(name, handler, description)
+
+    def authorize(self, user: FakeUser, client_id: int | str | None = None,
+                  scopes: tuple[str, ...] = ("identify",)) -> str:
+        """``user`` accepts the Embedded App SDK's ``authorize()`` for ``client_id``
+        (default: this application): the one-use authorization code the page gets."""
+        return self.activities.authorize(user, client_id, scopes)
+
+    def start_activity(self, channel: FakeChannel, users: list[FakeUser]) -> str:
+        """``users[0]`` launches the Activity in ``channel`` and the others join (or all
+        join the one running there): its instance id."""
+        return self.activities.start(channel, users).id
+
+    def join_activity(self, instance_id: str, user: FakeUser) -> None:
+        self.activities.join(self.activities.instance(instance_id), user)
+
+    def leave_activity(self, instance_id: str, user: FakeUser) -> None:
+        """``user`` closes the Activity; when the last one has, the instance is over."""
+        self.activities.leave(self.activities.instance(instance_id), user)
+
+    def activity(self, instance_id: str) -> ActivityInstance:
+        """An Activity instance (``channel``, ``users``, ``ended``)."""
+        return self.activities.instance(instance_id)
 
     # ----- inspection -----------------------------------------------------------------
     def mark(self) -> int:

@@ -72,6 +72,7 @@ class Interaction:
     followups: list[FakeMessage] = field(default_factory=list)
     edits: list[dict[str, Any]] = field(default_factory=list)  # @original / followup edits
     modal: dict[str, Any] | None = None
+    activity_instance: str | None = None  # the Activity a LAUNCH_ACTIVITY (12) launched/joined
     late: bool = False  # a first response came after the deadline (refused, flagged)
     flagged: bool = False  # already reported as never answered
     _changed: Callable[[], Any] | None = field(default=None, repr=False)

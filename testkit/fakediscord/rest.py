@@ -15,6 +15,7 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+from urllib.parse import parse_qsl
 
 from aiohttp import BodyPartReader, web
 
@@ -45,6 +46,22 @@ class ApiError(Exception):
         body: dict[str, Any] = {"code": self.code, "message": self.message}
         if self.errors:
             body["errors"] = self.errors
+        return body
+
+
+class OAuthError(ApiError):
+    """An OAuth2 refusal, in RFC 6749's shape (``{"error", "error_description"}``), as
+    Discord answers ``/oauth2/token``."""
+
+    def __init__(self, status: int, error: str, description: str = "", *,
+                 violation: bool = False) -> None:
+        super().__init__(status, 0, description or error, violation=violation)
+        self.error, self.description = error, description
+
+    def body(self) -> dict[str, Any]:
+        body = {"error": self.error}
+        if self.description:
+            body["error_description"] = self.description
         return body
 
 
@@ -97,7 +114,9 @@ class Router:
         route, params = self.match(request.method, path)
         template = f"{request.method} {route.template if route else path}"
         body, files = await _read_body(request)
-        call = Call(request.method, template, path, params, dict(request.query), body, files)
+        call = Call(request.method, template, path, params, dict(request.query), body, files,
+                    authorization=request.headers.get("Authorization", ""),
+                    content_type=request.content_type if request.body_exists else "")
         self.fake.calls.append(call)
         self.fake._changed()
         try:
@@ -181,6 +200,8 @@ async def _read_body(request: web.Request) -> tuple[Any, list[dict[str, Any]]]:
     raw = await request.read()
     if not raw:
         return None, []
+    if ctype == "application/x-www-form-urlencoded":  # OAuth2's token exchange
+        return dict(parse_qsl(raw.decode(errors="replace"), keep_blank_values=True)), []
     try:
         return json.loads(raw), []
     except ValueError:

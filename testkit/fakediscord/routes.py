@@ -8,6 +8,7 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Any
 
+from .activities import APP_HANDLER, DISCORD_LAUNCH_ACTIVITY, EMBEDDED, PRIMARY_ENTRY_POINT
 from .gateway import Gateway
 from .rest import MISSING_ACCESS, MISSING_PERMISSIONS, ApiError, Call, Router, unknown
 from .validate import Problem, check_commands, check_message, is_empty, nest_errors
@@ -175,7 +176,7 @@ class Api:
 
     def register(self, router: Router) -> None:
         add = router.add
-        add("GET", "/users/@me", self.get_me)
+        add("GET", "/users/@me", self.get_me, auth=False)  # the bot's token, or a Bearer
         add("GET", "/users/{user_id}", self.get_user)
         add("POST", "/users/@me/channels", self.open_dm)
         add("GET", "/oauth2/applications/@me", self.get_application)
@@ -204,7 +205,16 @@ class Api:
 
     # ----- users, application, gateway ------------------------------------------------
     async def get_me(self, call: Call) -> dict[str, Any]:
-        return self.world.bot.payload() | {"verified": True, "mfa_enabled": False, "flags": 0}
+        """The bot (its token), or the user of an OAuth2 access token (``Bearer``, scope
+        ``identify``), with their client's language."""
+        if call.authorization == f"Bot {self.fake.token}":
+            return self.world.bot.payload() | {"verified": True, "mfa_enabled": False,
+                                               "flags": 0}
+        user = self.fake.activities.bearer_user(call.authorization)
+        if user is None:
+            raise ApiError(401, 0, "401: Unauthorized")
+        return user.payload() | {"mfa_enabled": False, "locale": user.locale, "flags": 0,
+                                 "premium_type": 0}
 
     async def get_user(self, call: Call) -> dict[str, Any]:
         return self._user(call.params["user_id"]).payload()
@@ -235,7 +245,7 @@ class Api:
             "owner": owner.payload(),
             "verify_key": "0" * 64,
             "team": None,
-            "flags": 0,
+            "flags": EMBEDDED if self.fake.activities.enabled else 0,
             "bot": world.bot.payload(),
             "interactions_endpoint_url": None,
             "redirect_uris": [],
@@ -271,12 +281,43 @@ class Api:
         if not isinstance(body, list):
             raise invalid_form([("_root", "Expected an array of commands")])
         problems = check_commands(body)
+        problems += self._entry_point_problems(scope, body)
         if problems:
             raise invalid_form(problems)
+        kept = self.fake.activities.entry_point() if scope is None else None
+        if kept is not None and not any(
+                c.get("type") == PRIMARY_ENTRY_POINT for c in body):
+            raise ApiError(400, 50240, "You cannot remove this app's Entry Point command in "
+                           "a bulk update operation. Please include the Entry Point command "
+                           "in your update request or delete it separately.", violation=True)
         stored = [self._store_command(scope, cmd) for cmd in body]
         self.world.commands[scope] = stored
         self.fake.syncs += 1
         return stored
+
+    def _entry_point_problems(self, scope: int | None,
+                              body: list[dict[str, Any]]) -> list[Problem]:
+        """An Entry Point command (type 4): global, one at most, only for an app with an
+        Activity; ``handler`` is its field alone."""
+        problems: list[Problem] = []
+        entry_points = 0
+        for i, cmd in enumerate(body):
+            if cmd.get("type") != PRIMARY_ENTRY_POINT:
+                if "handler" in cmd:
+                    problems.append((f"{i}.handler", "Only Entry Point commands have a "
+                                                     "handler"))
+                continue
+            entry_points += 1
+            if scope is not None:
+                problems.append((f"{i}.type", "Entry Point commands can only be global"))
+            if not self.fake.activities.enabled:
+                problems.append((f"{i}.type", "The application has no Activity (EMBEDDED)"))
+            if cmd.get("handler", 1) not in (APP_HANDLER, DISCORD_LAUNCH_ACTIVITY):
+                problems.append((f"{i}.handler", f"Value {cmd.get('handler')!r} is not a "
+                                                 f"valid handler"))
+        if entry_points > 1:
+            problems.append(("_root", "An application has one Entry Point command at most"))
+        return problems
 
     def _store_command(self, scope: int | None, cmd: dict[str, Any]) -> dict[str, Any]:
         key = (scope, int(cmd.get("type", 1)), cmd["name"])

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from .activities import Activities
 from .calls import Call, Failure
 from .interactions import FakeDiscordError, Interaction
 from .world import FakeChannel, FakeGuild, World
@@ -59,6 +60,7 @@ class FakeState:
         self.resumes = 0
         self.base_url = ""
         self.gateway_url = ""
+        self.activities = Activities(self)  # OAuth2, Activity instances, the Entry Point
         self._failures: list[Failure] = []
         self._event = asyncio.Event()
         self._last_change = time.monotonic()

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 
 PONG, MESSAGE, DEFERRED_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE = 1, 4, 5, 6, 7
 AUTOCOMPLETE_RESULT, MODAL = 8, 9
+LAUNCH_ACTIVITY = 12  # launch (or join) the app's Activity in the interaction's channel
 CHAT_INPUT_MESSAGE = 20  # message type of a slash-command response
 
 
@@ -80,6 +81,13 @@ class Webhooks:
             if rtype == UPDATE_MESSAGE:
                 await self._edit(ix, ix.source, data, call)
             return ix.source if rtype == UPDATE_MESSAGE else None
+        if rtype == LAUNCH_ACTIVITY:
+            activities = self.fake.activities
+            if not activities.enabled:
+                raise invalid_form([("type", "Interaction response type 12 needs an "
+                                             "application with an Activity (EMBEDDED)")])
+            ix.activity_instance = activities.start(ix.channel, [ix.user]).id
+            return None
         if rtype == MODAL and ix.type != MODAL_SUBMIT:
             problems = _check_modal(data)
             if problems:
@@ -105,6 +113,8 @@ class Webhooks:
     def _callback_payload(self, ix: Interaction, message: FakeMessage | None) -> dict[str, Any]:
         assert ix.response is not None
         info: dict[str, Any] = {"id": str(ix.id), "type": ix.type}
+        if ix.activity_instance is not None:
+            info["activity_instance_id"] = ix.activity_instance
         if message is not None:
             info |= {
                 "response_message_id": str(message.id),
@@ -117,6 +127,9 @@ class Webhooks:
                 "type": ix.response.type,
                 "message": message.payload(self.fake.world),
             }
+        elif ix.activity_instance is not None:
+            payload["resource"] = {"type": LAUNCH_ACTIVITY,
+                                   "activity_instance": {"id": ix.activity_instance}}
         return payload
 
     # ----- the webhook ----------------------------------------------------------------
