@@ -5,6 +5,12 @@ target (a dev guild, or global) and a start-up with the same tree syncs nothing.
 The dev guild synced last is remembered too: once ``DEV_GUILD_ID`` is unset (or
 names another server) its commands are cleared, or they would show twice there,
 beside the global ones.
+
+The global commands may hold one the bot never sent: the **Entry Point command** (type
+4, PRIMARY_ENTRY_POINT) that Discord makes when the application's Activity is switched
+on, the one that launches it. discord.py knows nothing of it, and Discord refuses a bulk
+overwrite that leaves it out (400, code 50240), so the global sync reads the
+application's commands first and sends ours with any Entry Point command as it is.
 """
 
 from __future__ import annotations
@@ -24,6 +30,8 @@ log = logging.getLogger(__name__)
 TREE_HASH_KEY = "command_tree_hash"
 DEV_GUILD_KEY = "command_dev_guild"  # the dev guild whose commands were synced
 FORGOTTEN = ""  # storage has no delete: an empty value is no value
+PRIMARY_ENTRY_POINT = 4  # the command type of an Activity's Entry Point (Discord's own)
+READ_ONLY = frozenset({"application_id", "version", "guild_id"})  # Discord's, not ours to send
 
 
 class CommandSyncRefused(Exception):
@@ -64,7 +72,10 @@ async def sync_if_changed(tree: app_commands.CommandTree[Any], store: Store,
         log.info("slash commands unchanged: not syncing")
         return cleared
     try:
-        await tree.sync(guild=guild)
+        if guild is None:
+            await sync_global(tree)
+        else:
+            await tree.sync(guild=guild)
     except discord.Forbidden as error:
         if guild is None:
             raise
@@ -72,6 +83,28 @@ async def sync_if_changed(tree: app_commands.CommandTree[Any], store: Store,
     await store.set_meta(key, digest)
     log.info("slash commands synced (%s)", f"guild {guild.id}" if guild else "global")
     return True
+
+
+async def sync_global(tree: app_commands.CommandTree[Any]) -> None:
+    """``tree.sync()`` of the global commands, keeping the application's Entry Point
+    command: sent back unchanged beside ours (a bulk overwrite without it is refused)."""
+    client = tree.client
+    if client.application_id is None:
+        raise app_commands.MissingApplicationID
+    existing = await client.http.get_global_commands(client.application_id)
+    kept = [{key: value for key, value in command.items() if key not in READ_ONLY}
+            for command in existing if command.get("type") == PRIMARY_ENTRY_POINT]
+    if not kept:
+        await tree.sync()
+        return
+    payload = [*await tree_payload(tree, None), *kept]
+    try:
+        await client.http.bulk_upsert_global_commands(client.application_id, payload=payload)
+    except discord.HTTPException as error:
+        if error.status == 400 and error.code == 50035:  # as tree.sync() tells it
+            raise app_commands.CommandSyncFailure(error, tree.get_commands()) from None
+        raise
+    log.info("the Activity's Entry Point command %r kept", kept[0].get("name"))
 
 
 async def remember_dev_guild(store: Store, guild_id: int) -> None:
