@@ -22,6 +22,7 @@ from discord.ext import commands
 from bot.app.client import CardTableBot
 from bot.config.web_settings import WebSettings
 from bot.storage import CHANGE_KINDS
+from bot.table.bus import Saved
 from bot.ui import replies
 from bot.ui.web_buttons import link_view
 from bot.views import views
@@ -51,9 +52,14 @@ class WebTableCog(commands.Cog):
         # The loaded games' UIs (a test's toy game too), then every game's view (a replay
         # of a game whose cog this process does not load).
         game_views: Views = ChainMap(self.bot.game_uis, views())  # type: ignore[arg-type]
-        hub = Hub(play.read, game_views)
-        self._unsubscribe = croupier.manager.bus.subscribe(
-            lambda saved: hub.changed(saved.table_id))
+        hub = Hub(play.read, game_views, forget=play.forget)
+        play.watched = lambda table_id: hub.viewers(table_id) > 0
+
+        def saved(change: Saved) -> None:  # right after each write of this process
+            play.saved(change.table_id)
+            hub.changed(change.table_id)
+
+        self._unsubscribe = croupier.manager.bus.subscribe(saved)
         if store.shared:  # the steps other processes save (a DM click, a web process)
             await store.listen(lambda change: hub.changed(change.table_id), kinds=CHANGE_KINDS)
         self.table = WebTable(signer=self.signer, store=store, play=play, hub=hub,

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.table.state import Table
-from web.snapshots import Views, snapshot
+from web.snapshots import Views, hand_part, public_part
 from web.tokens import Grant
 
 log = logging.getLogger(__name__)
@@ -47,8 +47,10 @@ class _Pushing:
 
 
 class Hub:
-    def __init__(self, read: Callable[[str], Awaitable[Table | None]], views: Views):
+    def __init__(self, read: Callable[[str], Awaitable[Table | None]], views: Views,
+                 forget: Callable[[str], None] = lambda table_id: None):
         self._read = read
+        self._forget = forget  # told when a table has no viewer left
         self.views = views
         self._tables: dict[str, _Pushing] = defaultdict(_Pushing)
         self.frames_sent = 0  # for the benchmark and /metrics-like checks
@@ -63,6 +65,7 @@ class Hub:
         pushing.viewers.discard(viewer)
         if not pushing.viewers and pushing.task is None:
             del self._tables[viewer.grant.table]
+            self._forget(viewer.grant.table)
 
     def viewers(self, table_id: str) -> int:
         pushing = self._tables.get(table_id)
@@ -94,9 +97,12 @@ class Hub:
             pushing.task = None
             if not pushing.viewers:
                 self._tables.pop(table_id, None)
+                self._forget(table_id)
 
     async def send_all(self, table: Table, viewers: list[Viewer], force: bool = False) -> None:
-        """Each viewer's snapshot of ``table``: built once per kind of viewer."""
+        """Each viewer's snapshot of ``table``: the public part built and encoded once per
+        language, the hand once per seat."""
+        publics: dict[str, str] = {}
         frames: dict[tuple[Any, ...], str] = {}
         sends = []
         for viewer in viewers:
@@ -104,13 +110,18 @@ class Hub:
                     table.version == viewer.sent_version and not force):
                 continue
             seat = viewer.seat_in(table)
-            key = (seat, viewer.grant.role if seat is not None else "watch",
-                   viewer.grant.language)
+            language = viewer.grant.language
+            key = (seat, language)
             frame = frames.get(key)
             if frame is None:
-                frame = frames[key] = json.dumps(snapshot(
-                    table, self.views, seat=seat, role=key[1], language=viewer.grant.language),
-                    ensure_ascii=False, separators=(",", ":"))
+                public = publics.get(language)
+                if public is None:
+                    public = publics[language] = _encode(
+                        public_part(table, self.views, language))[:-1]  # without its "}"
+                hand = hand_part(table, self.views, seat, language)
+                frame = frames[key] = (
+                    f'{public},"role":"{"seat" if seat is not None else "watch"}",'
+                    f'"seat":{_encode(seat)},"hand":{_encode(hand)}}}')
             viewer.sent_version = table.version
             sends.append(self._send(viewer, frame))
         await asyncio.gather(*sends)
@@ -130,3 +141,7 @@ class Hub:
             return False
         await self.send_all(table, [viewer], force=True)
         return True
+
+
+def _encode(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))

@@ -30,11 +30,29 @@ class WebPlay:
         self.manager = manager
         self.steps = steps
         self.after_move = after_move
+        # Which tables have viewers (the hub's): only theirs are copied at each save.
+        self.watched: Callable[[str], bool] = lambda table_id: True
+        self._saved: dict[str, Table] = {}  # this process's tables as last saved
+
+    def saved(self, table_id: str) -> None:
+        """Called by the table bus right after a write of this process: a copy of the
+        table as saved, for its viewers. Never the live table itself: between a step's
+        change and its save (or a failed save, rolled back) it holds what was not saved."""
+        table = self.manager.get(table_id)
+        if table is None or not self.watched(table_id):
+            self._saved.pop(table_id, None)
+            return
+        self._saved[table_id] = table.clone()
+
+    def forget(self, table_id: str) -> None:
+        """Nobody views the table any more."""
+        self._saved.pop(table_id, None)
 
     async def read(self, table_id: str) -> Table | None:
-        """The table as it is now: this process's own, or as stored (any status)."""
-        table = self.manager.get(table_id)
-        return table if table is not None else await self.manager.read(table_id)
+        """The table as last saved (any status): the copy made at its last save here, or
+        as stored."""
+        copy = self._saved.get(table_id)
+        return copy if copy is not None else await self.manager.read(table_id)
 
     async def move(self, user_id: int, table_id: str, step: int, code: str,
                    language: str) -> str | None:

@@ -42,6 +42,13 @@ Views = Mapping[str, TableViews]
 def snapshot(table: Table, views: Views, *, seat: int | None, role: str,
              language: str) -> dict[str, Any]:
     """The snapshot of ``table`` for a viewer at ``seat`` (None: a spectator)."""
+    return {**public_part(table, views, language), "role": role, "seat": seat,
+            "hand": hand_part(table, views, seat, language)}
+
+
+def public_part(table: Table, views: Views, language: str) -> dict[str, Any]:
+    """Everything of a snapshot that every viewer of ``table`` in ``language`` gets: built
+    from the public view alone."""
     with locales.speaking(language):
         view = views[table.game_id]
         names = table.names
@@ -52,22 +59,28 @@ def snapshot(table: Table, views: Views, *, seat: int | None, role: str,
                                    seat_columns=pictures.columns_for(max(1, len(names))))
         else:
             scene = view.table_scene(game.public_view(), names)
-        hand = None
-        if seat is not None and game is not None and 0 <= seat < game.players:
-            hand = _hand(table, view, seat, names)
         to_act = table.to_act if game is not None else None
         return {
             "type": "snapshot", "table": table.table_id, "game": table.game_id,
             "title": table.title, "version": table.version, "step": table.step,
-            "status": table.status, "role": role, "seat": seat, "language": language,
-            "players": list(names),
-            "scene": scene_json(scene), "hand": hand,
+            "status": table.status, "language": language, "players": list(names),
+            "scene": scene_json(scene),
             "lines": [say(line) for line in table.lines],
             "to_act": to_act,
             "deadline": table.turn_deadline if to_act is not None else None,
             "result": _result(table, names),
             "strings": page_strings(),
         }
+
+
+def hand_part(table: Table, views: Views, seat: int | None,
+              language: str) -> dict[str, Any] | None:
+    """The viewer's own hand (None: a spectator, or nothing dealt)."""
+    game = table.game
+    if seat is None or game is None or not 0 <= seat < game.players:
+        return None
+    with locales.speaking(language):
+        return _hand(table, views[table.game_id], seat, table.names)
 
 
 def _hand(table: Table, view: TableViews, seat: int, names: Sequence[str]) -> dict[str, Any]:

@@ -81,6 +81,11 @@ class Snapshots:
             if not isinstance(game, engine):
                 raise TableError(  # not for players: the restore log says it
                     f"The saved game is {game.TITLE}, not {engine.TITLE}.")
+            # The record ends at the last action: the forced steps saved after it too.
+            for _ in range(int(data.get("auto_steps") or 0)):
+                if not game.has_auto_step:
+                    break
+                game.auto_step_quietly()
             table.game = game
         return cast(Self, table)
 

@@ -100,6 +100,10 @@ class Table(Snapshots):
     # The people the host removed from the lobby (bot.actions.host_controls.remove_player): they
     # cannot join this table again. Replaced, never changed in place (clones share it).
     removed: list[int] = field(default_factory=list)
+    # Forced steps (AttackJack's turns) the engine played since the last action or deal:
+    # the game's record holds actions only, so a table read back replays these too
+    # (bot.table.snapshot), and shows exactly the version it was saved at.
+    auto_steps: int = 0
     # Not part of the game's state: not versioned, not rolled back (see bot.table.posts).
     posts: Posts = field(default_factory=Posts, compare=False)
 
@@ -333,6 +337,7 @@ class Table(Snapshots):
         Returns the engine's events of the step."""
         game = self.require_playing()
         events = game.apply(seat, action)
+        self.auto_steps = 0
         player = self.seats[seat]
         if by == "player":
             player.expiries = 0
@@ -407,12 +412,14 @@ class Table(Snapshots):
         game = self.require_playing()
         if kind == Automation.DEAL:
             events = game.start_deal(game.random_deal(self.rng))
+            self.auto_steps = 0
             self.lines = [T("Deal {number} is dealt.", number=e.deal + 1) for e in events
                            if isinstance(e, DealStarted)]
             self._after_step(now)
             return events
         if kind == Automation.AUTO:
             events = game.auto_step()
+            self.auto_steps += 1
             self._after_step(now)
             return events
         if kind in (Automation.FORCED, Automation.AWAY, Automation.AI):

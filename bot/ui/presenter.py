@@ -72,19 +72,12 @@ class Presenter:
 
     async def played_elsewhere(self, outcome: Outcome) -> None:
         """A saved move made at another front end (the web table), with no click to
-        answer: each finished deal's result, the player's DM menu retired (one live menu
-        only), then the table and the next player's hand, as for a DM click."""
-        table, seat = outcome.table, outcome.seat
+        answer: each finished deal's result, then the table and the next player's hand,
+        as for a DM click. The mover's DM menu, if they have one, is left as it is (a
+        click on it is refused as out of date, with their hand as it is now): retiring it
+        would cost a request of the budget that a DM click's answer does not."""
         await self.deal_reports(outcome)
-        if seat is None:
-            return
-        played = next((e.action for e in outcome.events
-                       if isinstance(e, Played) and e.seat == seat), None)
-        user = table.seats[seat].user_id
-        if played is not None and table.posts.hand_messages.get(user) is not None:
-            await self.hands.retire_menu(table, seat,
-                                         note=self.hands.move_line(table, seat, played))
-        await self.after_step(table)
+        await self.after_step(outcome.table)
 
     async def answer(self, interaction: discord.Interaction, outcome: Outcome
                      ) -> Answered | None:

@@ -48,9 +48,6 @@ def test_every_page_gets_every_browser_move_and_the_figures_are_read(
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(reason="a browser move retires the mover's DM menu with a PATCH "
-                          "(Presenter.played_elsewhere → Hands.retire_menu) that a DM move "
-                          "does in its exempt interaction answer: +1 budgeted call a move")
 def test_a_browser_move_makes_no_more_discord_calls_than_a_dm_move(
         result: dict[str, Any]) -> None:
     api = result["api"]

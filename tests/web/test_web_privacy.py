@@ -62,12 +62,6 @@ VARIANTS: tuple[tuple[str, dict[str, Any]], ...] = (
     ("attackjack", {"blind": True, "choice": True, "stake": 10}),
     ("jacko", {"open_hands": False}),
 )
-# A known bug (test_web_processes.py shows what it does in ``python -m web``): a table
-# read from storage is replayed to its last recorded action only, without the forced
-# turns (AttackJack's) saved after it; the bot's own web table reads a closed table so,
-# and a finished AttackJack deal's last frame shows it before its last forced turns.
-STORED_BEHIND = ("a table read from storage lacks the forced steps saved after its last "
-                 "action (Table.from_data → engine.records.restore(settle=False))")
 CARD = re.compile(CODE_TOKEN.pattern.strip('"'))
 
 
@@ -410,8 +404,6 @@ async def test_no_frame_shows_a_viewer_a_card_hidden_from_them(
     assert found == [], "\n".join(found[:30])
     wrong = [(f, f"{v.name}: {w}") for v in viewers for f in v.page.frames
              if (w := wrong_hand(f, v.seat, v.table_id, versions)) is not None]
-    if wrong and game_id == "attackjack" and all(f["status"] != "playing" for f, _ in wrong):
-        pytest.xfail(STORED_BEHIND)  # only the frames of a closed table: read from storage
     assert not wrong, "\n".join(w for _, w in wrong[:30])
     for viewer in viewers:  # every page followed its table to its last version
         assert viewer.latest()["version"] == versions.newest(viewer.table_id), viewer.name
@@ -420,11 +412,6 @@ async def test_no_frame_shows_a_viewer_a_card_hidden_from_them(
 # ------------------------------------------------------------------ only saved versions
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "WebPlay.read hands the hub the live table while a step is being saved: a hello or "
-    "sync then gets the unsaved step under the old version, and keeps it if the save "
-    "fails (the table is put back, no new version corrects the page): the played card, "
-    "back in its player's hidden hand, stays shown to the others"))
 async def test_a_page_is_shown_a_step_only_once_it_is_saved(
         fake: FakeDiscord, general: FakeChannel, users: list[FakeUser], run_bot: MakeBot,
         clock: ManualClock, settings: WebSettings, http: aiohttp.ClientSession,

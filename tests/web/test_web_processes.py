@@ -339,11 +339,6 @@ async def test_a_dm_move_reaches_the_pages_of_the_standalone_web_server(
     await watching.close()
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "python -m web reads every table from storage (WebPlay.read/visit → Table.from_data → "
-    "engine.records.restore(settle=False)): an AttackJack table is replayed to its last "
-    "recorded action only, without the forced turns saved after it, so its snapshot is "
-    "behind and the chooser's move is refused as nobody's turn"))
 async def test_an_attackjack_table_at_the_standalone_web_server_is_as_the_owner_saved_it(
         fake: FakeDiscord, general: FakeChannel, users: list[FakeUser], pg_bot: CardTableBot,
         standalone: WebServer, http: aiohttp.ClientSession) -> None:
