@@ -23,10 +23,12 @@ from bot.app.client import CardTableBot
 from bot.config.web_settings import WebSettings
 from bot.storage import CHANGE_KINDS
 from bot.table.bus import Saved
+from bot.table.state import Table
 from bot.ui import replies
 from bot.ui.web_buttons import link_view
 from bot.views import views
 from locales import _, current
+from web.activity import ActivityAuth, ActivityTokens
 from web.hub import Hub
 from web.play import WebPlay
 from web.server import WebTable
@@ -62,13 +64,17 @@ class WebTableCog(commands.Cog):
         self._unsubscribe = croupier.manager.bus.subscribe(saved)
         if store.shared:  # the steps other processes save (a DM click, a web process)
             await store.listen(lambda change: hub.changed(change.table_id), kinds=CHANGE_KINDS)
+        activity = ActivityTokens(
+            ActivityAuth.from_settings(self.settings, self.bot.settings.token), self.signer,
+            self.table_in_channel) if self.settings.activity else None
         self.table = WebTable(signer=self.signer, store=store, play=play, hub=hub,
-                              views=game_views, origin=self.settings.origin)
+                              views=game_views, origin=self.settings.origin,
+                              activity=activity, client_id=self.settings.client_id)
         runner = web.AppRunner(self.table.app(), access_log=None, shutdown_timeout=2.0)
         await runner.setup()
         await web.TCPSite(runner, self.settings.host, self.settings.port).start()
         self._runner = runner
-        croupier.offer_web(self)
+        croupier.offer_web(self, activity=self.settings.activity)
         log.info("the web table is served on %s:%d for %s", self.settings.host,
                  self.settings.port, self.settings.public_url)
 
@@ -85,6 +91,15 @@ class WebTableCog(commands.Cog):
         token = self.signer.link(user_id, target, role, time.time(), current())
         return f"{self.settings.public_url}/{path}#{token}"
 
+    async def table_in_channel(self, channel_id: int) -> Table | None:
+        """The open table of a channel (an Activity's): this process's, or as stored."""
+        manager = self.bot.croupier.manager
+        table = manager.in_channel(channel_id)
+        if table is not None:
+            return table
+        row = await self.bot.store.active_table_in_channel(channel_id)
+        return await manager.read(row.table_id) if row is not None else None
+
     def replay_url(self, user_id: int, game_id: int) -> str:
         return self.link(user_id, str(game_id), "replay", path="replay")
 
@@ -96,6 +111,9 @@ class WebTableCog(commands.Cog):
         if table is None or (interaction.guild_id is not None
                              and interaction.channel_id != table.channel_id):
             await replies.closed(interaction)
+            return
+        if kind == "play":  # the Activity, launched in the channel by Discord itself
+            await interaction.response.launch_activity()
             return
         seat = table.seat_of(interaction.user.id)
         if interaction.guild_id is None and seat is None:  # a DM hand: only its player's

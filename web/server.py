@@ -30,6 +30,7 @@ import locales
 from bot.storage import Store
 from engine.text import T
 from locales import say
+from web.activity import ActivityTokens, add_activity_route
 from web.hub import Hub, Viewer
 from web.limits import RateLimit
 from web.play import WebPlay
@@ -42,7 +43,10 @@ log = logging.getLogger(__name__)
 
 STATIC = Path(__file__).parent / "static"
 CSP = ("default-src 'self'; base-uri 'none'; object-src 'none'; form-action 'none'; "
-       "frame-ancestors 'self'")
+       "frame-ancestors")
+# Inside Discord the Activity's page is framed by Discord's clients.
+ACTIVITY_FRAMES = (" 'self' https://discord.com https://*.discord.com "
+                   "https://*.discordsays.com")
 HELLO_WITHIN = 10.0  # seconds a new socket has to say who it is
 MOST_FRAME = 2048  # bytes of one frame from a page (a move is ~60)
 
@@ -61,7 +65,14 @@ class WebTable:
     """The application and everything it serves from (one per process)."""
 
     def __init__(self, *, signer: Signer, store: Store, play: WebPlay, hub: Hub, views: Views,
-                 origin: str, clock: Clock = time.time):
+                 origin: str, clock: Clock = time.time, activity: ActivityTokens | None = None,
+                 client_id: str = ""):
+        self.activity = activity  # served as a Discord Activity too (web.activity)
+        self.client_id = client_id
+        # The page's origins: the public address, and inside Discord the Activity's proxy.
+        self.origins = {origin} | ({f"https://{client_id}.discordsays.com"}
+                                   if activity is not None and client_id else set())
+        self.csp = CSP + (ACTIVITY_FRAMES if activity is not None else " 'self'")
         self.signer = signer
         self.store = store
         self.play = play
@@ -73,10 +84,15 @@ class WebTable:
         self.sockets: set[web.WebSocketResponse] = set()
 
     def app(self) -> web.Application:
-        app = web.Application(middlewares=[_headers], client_max_size=16 * 1024)
+        app = web.Application(middlewares=[self._headers], client_max_size=16 * 1024)
         app.router.add_get("/table", self.page)
         app.router.add_get("/replay", self.page)
         app.router.add_post("/api/session", self.session)
+        if self.activity is not None:
+            # Discord opens the Activity at the URL mapping's root ("/" → PUBLIC_URL).
+            app.router.add_get("/", self.page)
+            app.router.add_get("/api/activity", self.activity_config)
+            add_activity_route(app, self.activity)
         app.router.add_get("/api/replay", self.replay)
         app.router.add_get("/ws", self.socket)
         app.router.add_get("/static/{name}", self.static)
@@ -90,6 +106,12 @@ class WebTable:
         if not index.is_file():
             raise web.HTTPServiceUnavailable(text="The web table's page is not built.")
         return web.FileResponse(index, headers={"Cache-Control": "no-cache"})
+
+    async def activity_config(self, request: web.Request) -> web.Response:
+        """What the Activity's page needs to start Discord's SDK: the application's id
+        (public: it is in every invite link)."""
+        return web.json_response({"client_id": self.client_id},
+                                 headers={"Cache-Control": "no-cache"})
 
     async def static(self, request: web.Request) -> web.StreamResponse:
         name = request.match_info["name"]
@@ -130,7 +152,7 @@ class WebTable:
     # -- the live table ----------------------------------------------------------------
 
     async def socket(self, request: web.Request) -> web.StreamResponse:
-        if request.headers.get("Origin") != self.origin:
+        if request.headers.get("Origin") not in self.origins:
             raise web.HTTPForbidden(text="This page is not the web table's.")
         ws = web.WebSocketResponse(heartbeat=30.0, max_msg_size=MOST_FRAME)
         await ws.prepare(request)
@@ -192,6 +214,16 @@ class WebTable:
                                              ensure_ascii=False))
                 await self.hub.show(viewer)
 
+    @web.middleware
+    async def _headers(self, request: web.Request,
+                       handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+                       ) -> web.StreamResponse:
+        response = await handler(request)
+        response.headers.setdefault("Content-Security-Policy", self.csp)
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        response.headers.setdefault("Referrer-Policy", "no-referrer")
+        return response
+
     async def _close_sockets(self, _app: web.Application) -> None:
         for ws in list(self.sockets):
             with contextlib.suppress(Exception):
@@ -217,17 +249,6 @@ class WebTable:
             return _refused(404, say(NO_GAME, grant.language))
         return web.json_response(frames, headers={"Cache-Control": "private, max-age=3600"},
                                  dumps=lambda d: json.dumps(d, ensure_ascii=False))
-
-
-@web.middleware
-async def _headers(request: web.Request, handler: Callable[[web.Request],
-                                                        Awaitable[web.StreamResponse]]
-                   ) -> web.StreamResponse:
-    response = await handler(request)
-    response.headers.setdefault("Content-Security-Policy", CSP)
-    response.headers.setdefault("X-Content-Type-Options", "nosniff")
-    response.headers.setdefault("Referrer-Policy", "no-referrer")
-    return response
 
 
 def _refused(status: int, sentence: str) -> web.Response:

@@ -175,11 +175,13 @@ class Croupier:
     async def nudge_click(self, interaction: discord.Interaction, table_id: str) -> None:
         await self.nudges.click(interaction, table_id)
 
-    def offer_web(self, links: WebClicks) -> None:
-        """The web table is served (``cogs.web_table``): its buttons on tables and hands,
-        their clicks to ``links``."""
+    def offer_web(self, links: WebClicks, activity: bool = False) -> None:
+        """The web table is served (``cogs.web_table``): its buttons on tables and hands
+        (with ``activity``, Play in Discord on lobbies and tables), their clicks to
+        ``links``."""
         self.web_links = links
         self.board.web_table = self.hands.web_table = True
+        self.board.activity = activity
 
     async def web_click(self, interaction: discord.Interaction, table_id: str,
                         kind: str) -> None:

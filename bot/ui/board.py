@@ -49,6 +49,7 @@ class Board:
         self.clock = clock
         self.painter = painter  # draws the pictures off the event loop
         self.web_table = False  # the web table is served: Open table and Watch offered
+        self.activity = False  # ... as a Discord Activity too: Play in Discord offered
         # On the bot's clock, so tests can play a table's pace without waiting for it.
         self.edits = EditCoalescer(timing.edit_interval, self._edit_by_id, clock=clock,
                                    pacer=poster.pacer)
@@ -76,8 +77,10 @@ class Board:
                                      can_add_ai=not full,
                                      can_remove_ai=len(table.humans) < len(table.seats),
                                      ai=table.ai_allowed)
-            return {"content": None, "embed": ui.lobby_embed(table),
-                    "view": lobby_controls.add_to_lobby(lobby, table)}, None
+            lobby = lobby_controls.add_to_lobby(lobby, table)
+            if self.activity:  # the lobby can open the Activity too: who joins plays there
+                web_buttons.add_web(lobby, table.table_id, ("play",))
+            return {"content": None, "embed": ui.lobby_embed(table), "view": lobby}, None
         if table.game is None:  # a lobby that closed
             embed = discord.Embed(title=_("{game}: closed", game=ui.title), colour=ui.COLOUR,
                                   description="\n".join(markup.say_safe(e)
@@ -96,7 +99,8 @@ class Board:
         components = feature_buttons.add_nudge(buttons.table_view(table.table_id, table.step),
                                                table)
         if self.web_table:
-            web_buttons.add_web(components, table.table_id, watch=True)
+            web_buttons.add_web(components, table.table_id,
+                                ("open", "watch", "play") if self.activity else ("open", "watch"))
         return {"content": turn, "embed": embed, "view": components}, scene
 
     async def picture(self, scene: Scene) -> Picture | None:

@@ -76,7 +76,7 @@ class Hands:
         view = buttons.hand_view(table.table_id, table.step, seat_view.get("legal") or [],
                                hint=offered(table, seat)) if menu else None
         if view is not None and self.web_table:
-            web_buttons.add_web(view, table.table_id, watch=False)
+            web_buttons.add_web(view, table.table_id, ("open",))
         if not table.images:
             return {"embed": embed, "view": view}, None
         # Drawn from this seat's view only, like the text; "legal" is empty while the bot

@@ -9,6 +9,8 @@ custom_ids (≤ 100 characters):
 
 * ``ct:web:<table>:open`` — the clicker's own seat (a spectator's view if not seated)
 * ``ct:web:<table>:watch`` — the public table, live
+* ``ct:web:<table>:play`` — Play in Discord: the table as a Discord Activity in the
+  channel (answered with ``LAUNCH_ACTIVITY``; offered where Activities are enabled)
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ import discord
 from bot.ui import answer_guard, custom_ids, replies
 from locales import _
 
-WEB_TEMPLATE = r"ct:web:(?P<table>[0-9a-f]{6,16}):(?P<kind>open|watch)"
+WEB_TEMPLATE = r"ct:web:(?P<table>[0-9a-f]{6,16}):(?P<kind>open|watch|play)"
 
 
 def web_id(table_id: str, kind: str) -> str:
@@ -49,6 +51,9 @@ class WebButton(discord.ui.DynamicItem[discord.ui.Button], template=WEB_TEMPLATE
         if kind == "open":
             # Translators: a button: open the table (your hand, the whole table) in a browser
             label, emoji = _("Open table"), "🌐"
+        elif kind == "play":
+            # Translators: a button: open the table inside Discord (an Activity in the channel)
+            label, emoji = _("Play in Discord"), "🎮"
         else:
             # Translators: a button: follow the table live in a browser, as a spectator
             label, emoji = _("Watch"), "👀"
@@ -69,9 +74,10 @@ class WebButton(discord.ui.DynamicItem[discord.ui.Button], template=WEB_TEMPLATE
             interaction, self.table_id, self.kind))
 
 
-def add_web(view: discord.ui.View, table_id: str, watch: bool) -> discord.ui.View:
-    """Open table (and ``watch``: Watch) on a view, where a row has room."""
-    wanted = [WebButton(table_id, "open")] + ([WebButton(table_id, "watch")] if watch else [])
+def add_web(view: discord.ui.View, table_id: str, kinds: tuple[str, ...]) -> discord.ui.View:
+    """The web table's buttons of ``kinds`` (open, watch, play) on a view, where a row has
+    room."""
+    wanted = [WebButton(table_id, kind) for kind in kinds]
     for button in wanted:
         if _room(view):
             view.add_item(button)
