@@ -6,7 +6,7 @@
 
 import { reducedMotion } from "./dom";
 
-const DURATION = 320;
+const DURATION = 360;
 const EASING = "cubic-bezier(.2,.75,.25,1)";
 
 export interface Before {
@@ -68,6 +68,8 @@ export function animate(root: HTMLElement, before: Before | null, layer: HTMLEle
         return;
       }
     }
+    // A card newly marked as the trick's winner: the trick went to its winner.
+    if (el.classList.contains("m-win") && !before.nodes.get(key)?.classList.contains("m-win")) hail(root, el);
     const dx = from.left + from.width / 2 - (now.left + now.width / 2);
     const dy = from.top + from.height / 2 - (now.top + now.height / 2);
     if (Math.abs(dx) < 1 && Math.abs(dy) < 1) return;
@@ -102,4 +104,18 @@ export function pulse(el: Element): void {
   if (reducedMotion()) return;
   el.animate([{ transform: "scale(1)" }, { transform: "scale(1.25)" }, { transform: "scale(1)" }],
     { duration: 420, easing: "ease-out" });
+}
+
+/** A glow on the seat named under a winning card (who took the trick). */
+function hail(root: HTMLElement, card: HTMLElement): void {
+  const name = card.closest(".slot")?.querySelector(".caption")?.textContent ?? "";
+  if (!name) return;
+  root.querySelectorAll<HTMLElement>(".seat").forEach((seat) => {
+    if (seat.dataset["name"] !== name) return;
+    seat.animate([
+      { boxShadow: "0 0 0 0 rgba(246, 196, 60, 0)" },
+      { boxShadow: "0 0 0 4px rgba(246, 196, 60, .95), 0 0 26px rgba(246, 196, 60, .8)", offset: 0.4 },
+      { boxShadow: "0 0 0 0 rgba(246, 196, 60, 0)" },
+    ], { duration: 900, delay: DURATION - 60, easing: "ease-out" });
+  });
 }

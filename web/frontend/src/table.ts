@@ -41,6 +41,7 @@ export class TableView {
   private lastSecond = -1;
   private rovingKey = "";
   private resultTimer = 0;
+  private dragging: { action: Action; hand: Hand } | null = null;
 
   constructor(private readonly root: HTMLElement, private readonly session: Session) {
     this.link = new Link(session.session, {
@@ -113,6 +114,22 @@ export class TableView {
     mountCommon(main);
     if (window.matchMedia("(min-width: 1000px)").matches) (details as HTMLDetailsElement).open = true;
     hand.addEventListener("keydown", (e) => this.onHandKey(e));
+    felt.addEventListener("dragover", (e) => {
+      if (!this.dragging) return;
+      e.preventDefault();
+      felt.classList.add("drop-here");
+    });
+    felt.addEventListener("dragleave", (e) => {
+      if (!felt.contains(e.relatedTarget as Node | null)) felt.classList.remove("drop-here");
+    });
+    felt.addEventListener("drop", (e) => {
+      const drag = this.dragging;
+      felt.classList.remove("drop-here");
+      if (!drag) return;
+      e.preventDefault();
+      this.dragging = null;
+      this.play(drag.action, true, drag.hand);
+    });
     this.els = {
       title: byId("title"), heading: byId("heading"), status: byId("status"), timer: byId("timer"),
       timerText, sound, conn: byId("conn"), felt, result: byId("result"),
@@ -198,6 +215,10 @@ export class TableView {
 
     this.renderSeats(s, previous);
     els.zones.replaceChildren(...s.scene.zones.map((z) => zoneView(z)));
+    if (!s.scene.zones.length && s.scene.heading) {
+      // Nothing dealt yet (a lobby): the heading in the middle of the felt.
+      els.zones.append(h("p", { class: "felt-word", text: s.scene.heading }));
+    }
     els.captions.replaceChildren(...[captionsView(s.scene.captions)].filter((x): x is HTMLElement => x !== null));
     this.renderResult(s);
     this.renderHand(s);
@@ -220,7 +241,8 @@ export class TableView {
 
   private renderSeats(s: Snapshot, previous: Snapshot | null): void {
     const n = s.scene.seats.length;
-    const me = s.role === "seat" && s.seat !== null && s.seat >= 0 && s.seat < n ? s.seat : null;
+    // The viewer's own box sits by their hand; with no hand (a lobby) it stays at the table.
+    const me = s.hand && s.role === "seat" && s.seat !== null && s.seat >= 0 && s.seat < n ? s.seat : null;
     placeSeats(this.els, s.scene.seats, me, previous?.scene.seats ?? null, WIDE.matches);
     if (me !== null) this.els.me.replaceChildren(seatView(s.scene.seats[me]!, { index: me, me: true }));
     else this.els.me.replaceChildren();
@@ -310,7 +332,12 @@ export class TableView {
       // A wide screen: the suit rows side by side as one fan.
       handRows.replaceChildren(...handZones(zones, theHand.scene.title || t("your_hand"), maker));
     } else {
-      handRows.replaceChildren(...zones.map((z) => zoneView(z, maker)));
+      // Narrow screens pair short suit rows side by side; a long one gets the width.
+      handRows.replaceChildren(...zones.map((z) => {
+        const el = zoneView(z, maker);
+        if (z.compact && z.cards.length > 3) el.classList.add("wide-row");
+        return el;
+      }));
     }
     const extra = unused.filter((a) => a.card !== null);
     const words = unused.filter((a) => a.card === null);
@@ -345,22 +372,35 @@ export class TableView {
     }
     if (!playable) {
       button.setAttribute("aria-disabled", "true");
-      if (action.note) {
+      if (action.why && action.why !== theHand.note) {
         const id = uid("why");
-        button.append(h("span", { id, class: "sr-only", text: action.note }));
+        button.append(h("span", { id, class: "sr-only", text: action.why }));
         button.setAttribute("aria-describedby", id);
       } else if (theHand.note) {
         button.setAttribute("aria-describedby", noteId);
       }
     }
     if (this.pending?.code === action.code) button.classList.add("sending");
+    if (playable && card) {
+      // An extra for a mouse: a playable card may also be dragged onto the felt.
+      button.draggable = true;
+      button.addEventListener("dragstart", (e) => {
+        this.dragging = { action, hand: theHand };
+        e.dataTransfer?.setData("text/plain", action.code);
+        if (e.dataTransfer) e.dataTransfer.effectAllowed = "move";
+      });
+      button.addEventListener("dragend", () => {
+        this.dragging = null;
+        this.els.felt.classList.remove("drop-here");
+      });
+    }
     button.addEventListener("click", () => this.play(action, playable, theHand));
     return button;
   }
 
   private play(action: Action, playable: boolean, theHand: Hand): void {
     if (!playable) {
-      toast(action.note || (theHand.your_turn ? theHand.note || t("not_playable") : t("not_your_turn")), "info");
+      toast(action.why || (theHand.your_turn ? theHand.note || t("not_playable") : t("not_your_turn")), "info");
       return;
     }
     if (this.pending) return; // one move at a time: the table answers first

@@ -47,7 +47,7 @@ export interface Action {
   label: string;
   legal: boolean;
   card: string | null;
-  note?: string; // why this one is not playable now (optional; the hand's note otherwise)
+  why?: string; // why this one is not playable now ("" when it is, or when not your turn)
 }
 
 export interface Hand {
@@ -78,6 +78,7 @@ export interface Snapshot {
   deadline: number | null;
   result: { final: boolean; text: string } | null;
   strings: Strings;
+  players?: string[];
   now?: number; // the server's clock, if it sends it: corrects the timer for skew
 }
 
