@@ -1,7 +1,7 @@
 """``python -m bot.catalogues``: extract every string, update the catalogues, check them.
 
 One command for the whole cycle, with Babel: the template ``cardtable.pot`` is
-extracted from ``engine``, ``bot``, ``cogs`` and ``terminal`` (every string
+extracted from ``engine``, ``bot``, ``cogs``, ``terminal`` and ``web`` (every string
 marked with ``_``, ``_n``, ``_c``, ``T``, ``TN``, ``TC``) and from the slash
 commands' descriptions and choices as the bot registers them; each language's
 ``.po`` is updated from it (new ids come in untranslated, vanished ones go);
@@ -26,7 +26,7 @@ from babel.messages.pofile import read_po, write_po
 from bot.ui.command_text import tree_strings
 from locales import DOMAIN, ENGLISH, LANGUAGES, ROOT, catalogue_path
 
-SOURCES = ("engine", "bot", "cogs", "terminal")
+SOURCES = ("engine", "bot", "cogs", "terminal", "web")
 KEYWORDS = {"_": None, "T": None, "_n": (1, 2), "TN": (1, 2),
             "_c": ((1, "c"), 2), "TC": ((1, "c"), 2)}
 TEMPLATE = ROOT / f"{DOMAIN}.pot"

@@ -54,7 +54,7 @@ class WebTableCog(commands.Cog):
         # The loaded games' UIs (a test's toy game too), then every game's view (a replay
         # of a game whose cog this process does not load).
         game_views: Views = ChainMap(self.bot.game_uis, views())  # type: ignore[arg-type]
-        hub = Hub(play.read, game_views, forget=play.forget)
+        hub = Hub(play.read, game_views, forget=play.forget, now=self.bot.clock.now)
         play.watched = lambda table_id: hub.viewers(table_id) > 0
 
         def saved(change: Saved) -> None:  # right after each write of this process

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import time
 from collections import defaultdict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -48,8 +49,10 @@ class _Pushing:
 
 class Hub:
     def __init__(self, read: Callable[[str], Awaitable[Table | None]], views: Views,
-                 forget: Callable[[str], None] = lambda table_id: None):
+                 forget: Callable[[str], None] = lambda table_id: None,
+                 now: Callable[[], float] = time.time):
         self._read = read
+        self._now = now  # the clock of the tables' deadlines
         self._forget = forget  # told when a table has no viewer left
         self.views = views
         self._tables: dict[str, _Pushing] = defaultdict(_Pushing)
@@ -116,8 +119,8 @@ class Hub:
             if frame is None:
                 public = publics.get(language)
                 if public is None:
-                    public = publics[language] = _encode(
-                        public_part(table, self.views, language))[:-1]  # without its "}"
+                    part = public_part(table, self.views, language, self._now())
+                    public = publics[language] = _encode(part)[:-1]  # without its "}"
                 hand = hand_part(table, self.views, seat, language)
                 frame = frames[key] = (
                     f'{public},"role":"{"seat" if seat is not None else "watch"}",'

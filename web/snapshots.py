@@ -40,15 +40,17 @@ Views = Mapping[str, TableViews]
 
 
 def snapshot(table: Table, views: Views, *, seat: int | None, role: str,
-             language: str) -> dict[str, Any]:
+             language: str, now: float | None = None) -> dict[str, Any]:
     """The snapshot of ``table`` for a viewer at ``seat`` (None: a spectator)."""
-    return {**public_part(table, views, language), "role": role, "seat": seat,
+    return {**public_part(table, views, language, now), "role": role, "seat": seat,
             "hand": hand_part(table, views, seat, language)}
 
 
-def public_part(table: Table, views: Views, language: str) -> dict[str, Any]:
+def public_part(table: Table, views: Views, language: str,
+                now: float | None = None) -> dict[str, Any]:
     """Everything of a snapshot that every viewer of ``table`` in ``language`` gets: built
-    from the public view alone."""
+    from the public view alone. ``now``: the bot's time, on the clock of ``deadline`` (the
+    page counts the turn timer down from it, whatever its own clock says)."""
     with locales.speaking(language):
         view = views[table.game_id]
         names = table.names
@@ -68,6 +70,7 @@ def public_part(table: Table, views: Views, language: str) -> dict[str, Any]:
             "lines": [say(line) for line in table.lines],
             "to_act": to_act,
             "deadline": table.turn_deadline if to_act is not None else None,
+            "now": now,
             "result": _result(table, names),
             "strings": page_strings(),
         }

@@ -68,6 +68,42 @@ const icon = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64">
 </svg>
 `;
 
+const manifest = {
+  js: files.js.name,
+  css: files.css.name,
+  index: "index.html",
+  files: [files.js.name, files.css.name, "icon.svg", "index.html"],
+  immutable: [files.js.name, files.css.name],
+};
+const outputs = {
+  [files.js.name]: Buffer.from(files.js.file.contents),
+  [files.css.name]: Buffer.from(files.css.file.contents),
+  "icon.svg": Buffer.from(icon),
+  "index.html": Buffer.from(index),
+  "manifest.json": Buffer.from(JSON.stringify(manifest, null, 2) + "\n"),
+};
+
+// --check (npm run verify, in CI): the committed build is what these sources build to.
+if (process.argv.includes("--check")) {
+  const stale = [];
+  for (const [name, contents] of Object.entries(outputs)) {
+    let committed = null;
+    try {
+      committed = await readFile(join(outdir, name));
+    } catch {
+      committed = null;
+    }
+    if (committed === null || !committed.equals(contents)) stale.push(name);
+  }
+  if (stale.length) {
+    console.error(`web/static is not the build of web/frontend (${stale.join(", ")}): ` +
+      "run npm run build in web/frontend and commit web/static.");
+    process.exit(1);
+  }
+  console.log("web/static is the build of web/frontend");
+  process.exit(0);
+}
+
 await mkdir(outdir, { recursive: true });
 let previous = {};
 try {
@@ -76,18 +112,9 @@ try {
   previous = {};
 }
 
-await writeFile(join(outdir, files.js.name), files.js.file.contents);
-await writeFile(join(outdir, files.css.name), files.css.file.contents);
-await writeFile(join(outdir, "icon.svg"), icon);
-await writeFile(join(outdir, "index.html"), index);
-const manifest = {
-  js: files.js.name,
-  css: files.css.name,
-  index: "index.html",
-  files: [files.js.name, files.css.name, "icon.svg", "index.html"],
-  immutable: [files.js.name, files.css.name],
-};
-await writeFile(join(outdir, "manifest.json"), JSON.stringify(manifest, null, 2) + "\n");
+for (const [name, contents] of Object.entries(outputs)) {
+  await writeFile(join(outdir, name), contents);
+}
 
 // The previous build's own files, by exact name, unless this build made them again.
 for (const name of previous.immutable ?? [previous.js, previous.css]) {
