@@ -21,8 +21,8 @@ from discord.ext import commands
 
 from bot.app.client import CardTableBot
 from bot.config.web_settings import WebSettings
-from bot.storage import CHANGE_KINDS
-from bot.table.bus import Saved
+from bot.storage import CHANGE_KINDS, TableChange
+from bot.table.bus import Change, Saved
 from bot.table.state import Table
 from bot.ui import replies
 from bot.ui.web_buttons import link_view
@@ -54,16 +54,24 @@ class WebTableCog(commands.Cog):
         # The loaded games' UIs (a test's toy game too), then every game's view (a replay
         # of a game whose cog this process does not load).
         game_views: Views = ChainMap(self.bot.game_uis, views())  # type: ignore[arg-type]
-        hub = Hub(play.read, game_views, forget=play.forget, now=self.bot.clock.now)
+        hub = Hub(play.read, game_views, forget=play.forget, now=self.bot.clock.now,
+                  reissue=lambda grant: self.signer.session(grant, time.time()))
         play.watched = lambda table_id: hub.viewers(table_id) > 0
 
         def saved(change: Saved) -> None:  # right after each write of this process
             play.saved(change.table_id)
             hub.changed(change.table_id)
+            if change.change == Change.OPENED:
+                hub.opened(change.table_id)
+
+        def heard(change: TableChange) -> None:  # another process's write
+            hub.changed(change.table_id)
+            if change.kind == "opened":
+                hub.opened(change.table_id)
 
         self._unsubscribe = croupier.manager.bus.subscribe(saved)
         if store.shared:  # the steps other processes save (a DM click, a web process)
-            await store.listen(lambda change: hub.changed(change.table_id), kinds=CHANGE_KINDS)
+            await store.listen(heard, kinds=CHANGE_KINDS)
         activity = ActivityTokens(
             ActivityAuth.from_settings(self.settings, self.bot.settings.token), self.signer,
             self.table_in_channel) if self.settings.activity else None

@@ -19,6 +19,7 @@ import logging
 import os
 import signal
 import sys
+import time
 
 from aiohttp import web
 from dotenv import find_dotenv, load_dotenv
@@ -26,7 +27,7 @@ from dotenv import find_dotenv, load_dotenv
 from bot.config.settings import database_url, with_password_file
 from bot.config.settings_errors import SettingsError
 from bot.config.web_settings import WebSettings, web_settings
-from bot.storage import CHANGE_KINDS, open_storage
+from bot.storage import CHANGE_KINDS, TableChange, open_storage
 from bot.table.manager import TableManager
 from bot.table.step import Steps
 from bot.table.timers import SystemClock
@@ -53,11 +54,18 @@ async def serve(settings: WebSettings, url: str, stop: asyncio.Event) -> None:
         steps = Steps(manager, SystemClock(), patience=2.0)
         game_views = views()
         play = WebPlay(manager, steps, announcer(store))
-        hub = Hub(play.read, game_views)
+        signer = Signer(settings.secret)
+        hub = Hub(play.read, game_views,
+                  reissue=lambda grant: signer.session(grant, time.time()))
+
+        def heard(change: TableChange) -> None:
+            hub.changed(change.table_id)
+            if change.kind == "opened":  # a rematch, a series' next deal: viewers follow
+                hub.opened(change.table_id)
+
         # Every saved step of every process, this one's own too (its moves).
-        await store.listen(lambda change: hub.changed(change.table_id), own=True,
-                           kinds=CHANGE_KINDS)
-        table = WebTable(signer=Signer(settings.secret), store=store, play=play, hub=hub,
+        await store.listen(heard, own=True, kinds=CHANGE_KINDS)
+        table = WebTable(signer=signer, store=store, play=play, hub=hub,
                          views=game_views, origin=settings.origin)
         runner = web.AppRunner(table.app(), access_log=None, shutdown_timeout=2.0)
         await runner.setup()

@@ -15,7 +15,7 @@ import logging
 import time
 from collections import defaultdict
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bot.table.state import Table
@@ -50,8 +50,10 @@ class _Pushing:
 class Hub:
     def __init__(self, read: Callable[[str], Awaitable[Table | None]], views: Views,
                  forget: Callable[[str], None] = lambda table_id: None,
-                 now: Callable[[], float] = time.time):
+                 now: Callable[[], float] = time.time,
+                 reissue: Callable[[Grant], str] | None = None):
         self._read = read
+        self._reissue = reissue  # a session for a grant (viewers moving to a next table)
         self._now = now  # the clock of the tables' deadlines
         self._forget = forget  # told when a table has no viewer left
         self.views = views
@@ -135,6 +137,44 @@ class Hub:
             self.frames_sent += 1
         except (ConnectionError, RuntimeError):  # the page went meanwhile: it left
             self.leave(viewer)
+
+    def opened(self, table_id: str) -> None:
+        """A table was opened: if it follows a table with viewers (a rematch, a series'
+        next deal), they move to it (returns at once)."""
+        if self._reissue is not None and self._tables:
+            asyncio.get_running_loop().create_task(self._opened(table_id))
+
+    async def _opened(self, table_id: str) -> None:
+        try:
+            table = await self._read(table_id)
+            if table is not None and table.follows is not None:
+                await self.follow(table.follows, table)
+        except Exception:
+            log.exception("web: cannot move the viewers to table %s", table_id)
+
+    async def follow(self, old_id: str, table: Table) -> None:
+        """The viewers of ``old_id`` move to ``table``, which follows it: each gets a
+        session for it (a seat where they are seated, else to watch) and its snapshot."""
+        pushing = self._tables.get(old_id)
+        if pushing is None or self._reissue is None:
+            return
+        moving = list(pushing.viewers)
+        for viewer in moving:
+            self.leave(viewer)
+            seated = table.seat_of(viewer.grant.user) is not None
+            viewer.grant = replace(viewer.grant, table=table.table_id,
+                                   role="seat" if seated and viewer.grant.role == "seat"
+                                   else "watch")
+            viewer.sent_version = -1
+            self.join(viewer)
+        for viewer in moving:
+            try:
+                await viewer.send(_encode({"type": "session", "table": table.table_id,
+                                           "role": viewer.grant.role,
+                                           "session": self._reissue(viewer.grant)}))
+            except (ConnectionError, RuntimeError):
+                self.leave(viewer)
+        await self.send_all(table, moving, force=True)
 
     async def show(self, viewer: Viewer) -> bool:
         """The viewer's snapshot now (a hello, a sync, after a refused move); False if the

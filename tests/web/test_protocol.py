@@ -16,11 +16,12 @@ import pytest
 
 from bot.app.client import CardTableBot
 from bot.config.web_settings import WebSettings
+from testkit import games
 from testkit.clock import ManualClock
 from testkit.fakediscord import FakeChannel, FakeDiscord, FakeUser
 from testkit.games.jazz import JAZZ_ONLY
 from testkit.harness import MakeBot, idle, live_menu, table_message
-from testkit.tables import live, player_to_act, start_jazz
+from testkit.tables import live, open_and_start, play_out, player_to_act, start_jazz
 from testkit.webtable import WEB_EXTENSION, Page, link_from, token_of, web_settings
 from web.tokens import Signer
 
@@ -45,7 +46,7 @@ async def opened(fake: FakeDiscord, user: FakeUser, channel: FakeChannel,
                  settings: WebSettings, http: aiohttp.ClientSession,
                  label: str = "Open table") -> Page:
     """``user`` clicks ``label`` on the table, redeems the link and connects."""
-    message = table_message(fake, channel)
+    message = fake.find_message(channel, custom_id_prefix="ct:web:")
     assert message is not None
     url = await link_from(fake, user, message, label)
     assert url.startswith(f"{settings.public_url}/table#")
@@ -175,3 +176,35 @@ async def test_only_the_seat_of_the_session_plays_and_stale_or_foreign_moves_cha
     await page.close()
     again = Page(settings.public_url, http, session=page.session)
     assert (await again.connect())["version"] == table.version
+
+
+async def test_a_page_follows_the_table_to_a_series_next_deal_with_a_new_session(
+        fake: FakeDiscord, general: FakeChannel, users: list[FakeUser], run_bot: MakeBot,
+        clock: ManualClock, settings: WebSettings, http: aiohttp.ClientSession) -> None:
+    players = users[:2]
+    bot = await run_bot(extensions={**games.extensions(["attackjack"]), **WEB_EXTENSION},
+                        clock=clock, web=settings)
+    # With choices, so that its deal waits for people (without, it plays itself out).
+    await open_and_start(fake, general, players, games.command("attackjack"), choice=True)
+    await idle(bot)
+    first = live(bot, general)
+    assert first is not None
+    page = await opened(fake, players[0], general, settings, http)
+    assert (await page.connect())["table"] == first.table_id
+    await play_out(fake, bot, general, players, seed=5)
+    clock.advance(60)  # the series' pause before its next deal
+    await idle(bot)
+    moved = None
+    while moved is None:
+        frame = await page.next()
+        if frame["type"] == "session":
+            moved = frame
+    following = live(bot, general)
+    assert following is not None and following.follows == first.table_id
+    assert moved["table"] == following.table_id and moved["role"] == "seat"
+    assert (await page.snapshot())["table"] == following.table_id
+    # The new session opens the new table after a reconnect too.
+    again = Page(settings.public_url, http, session=moved["session"])
+    assert (await again.connect())["table"] == following.table_id
+    await page.close()
+    await again.close()
