@@ -29,11 +29,13 @@ from bot.config.settings_errors import SettingsError
 from bot.config.web_settings import WebSettings, web_settings
 from bot.storage import CHANGE_KINDS, TableChange, open_storage
 from bot.table.manager import TableManager
+from bot.table.state import Table
 from bot.table.step import Steps
 from bot.table.timers import SystemClock
 from bot.views import views
 from engine.core import Game
 from engine.registry import game_class, game_ids
+from web.activity import ActivityAuth, ActivityTokens
 from web.hub import Hub
 from web.play import WebPlay, announcer
 from web.server import WebTable
@@ -46,7 +48,8 @@ def engine_of(game_id: str) -> type[Game] | None:
     return game_class(game_id) if game_id in game_ids() else None
 
 
-async def serve(settings: WebSettings, url: str, stop: asyncio.Event) -> None:
+async def serve(settings: WebSettings, url: str, stop: asyncio.Event,
+                bot_token: str = "") -> None:
     """Serve until ``stop`` is set."""
     store = await open_storage(url=url)
     try:
@@ -65,8 +68,17 @@ async def serve(settings: WebSettings, url: str, stop: asyncio.Event) -> None:
 
         # Every saved step of every process, this one's own too (its moves).
         await store.listen(heard, own=True, kinds=CHANGE_KINDS)
-        table = WebTable(signer=signer, store=store, play=play, hub=hub,
-                         views=game_views, origin=settings.origin)
+        activity = None
+        if settings.activity:  # the Activity's sign-in checks instances with the bot's token
+
+            async def table_in_channel(channel_id: int) -> Table | None:
+                row = await store.active_table_in_channel(channel_id)
+                return await manager.read(row.table_id) if row is not None else None
+
+            activity = ActivityTokens(ActivityAuth.from_settings(settings, bot_token), signer,
+                                      table_in_channel)
+        table = WebTable(signer=signer, store=store, play=play, hub=hub, views=game_views,
+                         origin=settings.origin, activity=activity, client_id=settings.client_id)
         runner = web.AppRunner(table.app(), access_log=None, shutdown_timeout=2.0)
         await runner.setup()
         try:
@@ -91,6 +103,10 @@ def main() -> int:
         if url is None:
             raise SettingsError("python -m web needs DATABASE_URL: the bot's PostgreSQL "
                                 "(postgresql://…), whose tables it shows.")
+        token = os.environ.get("DISCORD_TOKEN", "").strip()
+        if settings is not None and settings.activity and not token:
+            raise SettingsError("With ACTIVITY=on, python -m web needs DISCORD_TOKEN: it "
+                                "checks who is in an Activity with the bot's token.")
     except SettingsError as error:
         print(error.code, file=sys.stderr)
         return 2
@@ -102,7 +118,7 @@ def main() -> int:
         for sig in (signal.SIGTERM, signal.SIGINT):
             with contextlib.suppress(NotImplementedError):
                 loop.add_signal_handler(sig, stop.set)
-        await serve(settings, url, stop)
+        await serve(settings, url, stop, token)
 
     asyncio.run(run())
     return 0
