@@ -1,26 +1,51 @@
 // Builds the page into ../static/: app.<hash>.js, app.<hash>.css, index.html, icon.svg and
-// manifest.json. The same sources give the same names (esbuild's content hashes). Only
-// this build's own older app.*.js/css files (named in the previous manifest) are removed.
+// manifest.json, and discord.<hash>.js: Discord's Embedded App SDK, which app.js imports
+// only when the page runs as a Discord Activity (src/activity.ts), so the table's own
+// bundle stays as small as before. The same sources give the same names (esbuild's
+// content hashes). Only this build's own older files (named in the previous manifest)
+// are removed.
 //
 //   npm run build            (from web/frontend/)
+//   node build.mjs --check   (npm run verify: web/static is what the sources build to)
+//   node build.mjs --mock OUTDIR
+//       TESTS ONLY (tests/web/test_activity_browser.py): the same page into OUTDIR, with
+//       the SDK's DiscordSDKMock (test/discord-sdk.ts) in place of Discord's SDK. Never
+//       into web/static.
 
 import { readFile, writeFile, unlink, mkdir } from "node:fs/promises";
-import { basename, dirname, join, resolve } from "node:path";
+import { basename, dirname, join, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
 import * as esbuild from "esbuild";
 
 const here = dirname(fileURLToPath(import.meta.url));
-const outdir = resolve(here, "../static");
-// Relative to the page (/table, /replay): "static/…" also works under a path prefix.
+const staticDir = resolve(here, "../static");
+// Relative to the page (/table, /replay, /): "static/…" also works under a path prefix.
 const base = "static/";
-const OWN = /^app\.[A-Za-z0-9]+\.(js|css)$/;
+const OWN = /^(app|discord)\.[A-Za-z0-9]+\.(js|css)$/;
 
-const result = await esbuild.build({
+const check = process.argv.includes("--check");
+const mockAt = process.argv.indexOf("--mock");
+const mockDir = mockAt >= 0 ? process.argv[mockAt + 1] : undefined;
+if (mockAt >= 0 && !mockDir) throw new Error("--mock needs the directory to build into");
+const outdir = mockDir ? resolve(mockDir) : staticDir;
+if (mockDir && (outdir === staticDir || outdir.startsWith(staticDir + sep))) {
+  throw new Error("--mock builds a test page: never into web/static");
+}
+
+// --mock: src/'s import of Discord's SDK resolves to the test's mock of it (whose own
+// import of the SDK, for DiscordSDKMock, stays the real package).
+const mockDiscord = {
+  name: "mock-discord-sdk",
+  setup(build) {
+    const src = resolve(here, "src") + sep;
+    build.onResolve({ filter: /^@discord\/embedded-app-sdk$/ }, (args) =>
+      args.importer.startsWith(src) ? { path: resolve(here, "test/discord-sdk.ts") } : undefined);
+  },
+};
+
+const common = {
   absWorkingDir: here,
-  entryPoints: [
-    { in: "src/main.ts", out: "app" },
-    { in: "src/style.css", out: "app" },
-  ],
   bundle: true,
   minify: true,
   format: "esm",
@@ -28,18 +53,51 @@ const result = await esbuild.build({
   entryNames: "[name].[hash]",
   outdir,
   write: false,
+  metafile: true,
   legalComments: "none",
   charset: "utf8",
   logLevel: "warning",
-});
+};
 
-const files = { js: null, css: null };
-for (const file of result.outputFiles) {
-  const name = basename(file.path);
-  if (name.endsWith(".js")) files.js = { name, file };
-  else if (name.endsWith(".css")) files.css = { name, file };
+// Two builds, not esbuild's splitting: with splitting, the helpers both bundles use go
+// to a shared chunk that app.js would import at load (one more request before the table
+// shows). So discord.<hash>.js is built whole first, and app.js gets its name as a
+// constant (DISCORD_SDK, external) for its import() of it.
+const sdk = await esbuild.build({
+  ...common,
+  entryPoints: [{ in: "src/discord.ts", out: "discord" }],
+  plugins: mockDir ? [mockDiscord] : [],
+});
+const discordFile = only(sdk.outputFiles, ".js");
+const discordName = basename(discordFile.path);
+const app = await esbuild.build({
+  ...common,
+  entryPoints: [
+    { in: "src/main.ts", out: "app" },
+    { in: "src/style.css", out: "app" },
+  ],
+  define: { DISCORD_SDK: JSON.stringify(`./${discordName}`) },
+  external: ["./discord.*"],
+});
+const files = {
+  js: { name: basename(only(app.outputFiles, ".js").path), file: only(app.outputFiles, ".js") },
+  css: { name: basename(only(app.outputFiles, ".css").path), file: only(app.outputFiles, ".css") },
+};
+const lazy = [{ name: discordName, file: discordFile }]; // app.js imports it on demand
+// app.js imports nothing at load, and Discord's SDK only through import().
+const imports = Object.values(app.metafile.outputs).flatMap((o) => o.imports);
+if (imports.some((i) => i.kind !== "dynamic-import" || i.path !== `./${discordName}`)) {
+  throw new Error(`app.js imports ${JSON.stringify(imports)}: only import(DISCORD_SDK) may be`);
 }
-if (!files.js || !files.css) throw new Error("esbuild made no app.*.js or app.*.css");
+for (const { name } of [files.js, files.css, ...lazy]) {
+  if (!OWN.test(name)) throw new Error(`esbuild made ${name}: name it in OWN first`);
+}
+
+function only(outputs, ending) {
+  const found = outputs.filter((o) => o.path.endsWith(ending));
+  if (found.length !== 1) throw new Error(`esbuild made ${found.length} *${ending} files`);
+  return found[0];
+}
 
 const index = `<!doctype html>
 <html lang="en">
@@ -68,23 +126,24 @@ const icon = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64">
 </svg>
 `;
 
+const hashed = [files.js, files.css, ...lazy];
 const manifest = {
   js: files.js.name,
   css: files.css.name,
+  lazy: lazy.map(({ name }) => name),
   index: "index.html",
-  files: [files.js.name, files.css.name, "icon.svg", "index.html"],
-  immutable: [files.js.name, files.css.name],
+  files: [...hashed.map(({ name }) => name), "icon.svg", "index.html"],
+  immutable: hashed.map(({ name }) => name),
 };
 const outputs = {
-  [files.js.name]: Buffer.from(files.js.file.contents),
-  [files.css.name]: Buffer.from(files.css.file.contents),
+  ...Object.fromEntries(hashed.map(({ name, file }) => [name, Buffer.from(file.contents)])),
   "icon.svg": Buffer.from(icon),
   "index.html": Buffer.from(index),
   "manifest.json": Buffer.from(JSON.stringify(manifest, null, 2) + "\n"),
 };
 
 // --check (npm run verify, in CI): the committed build is what these sources build to.
-if (process.argv.includes("--check")) {
+if (check && !mockDir) {
   const stale = [];
   for (const [name, contents] of Object.entries(outputs)) {
     let committed = null;
@@ -116,8 +175,9 @@ for (const [name, contents] of Object.entries(outputs)) {
   await writeFile(join(outdir, name), contents);
 }
 
-// The previous build's own files, by exact name, unless this build made them again.
-for (const name of previous.immutable ?? [previous.js, previous.css]) {
+// The previous build's own files, by exact name, unless this build made them again (a
+// --mock build's directory is the test's: nothing there is removed).
+for (const name of mockDir ? [] : previous.immutable ?? [previous.js, previous.css]) {
   if (typeof name !== "string" || !OWN.test(name) || manifest.immutable.includes(name)) continue;
   try {
     await unlink(join(outdir, name));
@@ -126,6 +186,7 @@ for (const name of previous.immutable ?? [previous.js, previous.css]) {
   }
 }
 
-for (const { name, file } of [files.js, files.css]) {
-  console.log(`${name}  ${(file.contents.length / 1024).toFixed(1)} KB`);
+for (const { name, file } of hashed) {
+  const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
+  console.log(`${name}  ${kb(file.contents.length)} (gzip ${kb(gzipSync(file.contents).length)})`);
 }

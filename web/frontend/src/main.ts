@@ -1,5 +1,7 @@
-// The page: one index.html for /table and /replay; the path picks the mode.
+// The page: one index.html for /table, /replay and (a Discord Activity) /; the path
+// picks the mode.
 
+import { activitySession, inDiscord } from "./activity";
 import { ReplayView, loadReplay } from "./replay";
 import { PageError, obtainSession, pageMode, takeToken } from "./session";
 import { showError, showLoading } from "./shell";
@@ -9,7 +11,10 @@ async function boot(root: HTMLElement, token: string | null): Promise<void> {
   const mode = pageMode();
   showLoading(root);
   try {
-    const session = await obtainSession(mode, token);
+    // Inside Discord the user is Discord's (src/activity.ts); elsewhere the link's token.
+    const session = mode === "table" && inDiscord()
+      ? await activitySession()
+      : await obtainSession(mode, token);
     if (mode === "replay") {
       new ReplayView(root, await loadReplay(session)).start();
     } else {

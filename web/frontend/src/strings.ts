@@ -60,6 +60,7 @@ export const ENGLISH: Strings = {
   error_no_link: "Open the table from its link in Discord.",
   error_network: "The server cannot be reached. Check your connection and try again.",
   error_server: "Something went wrong on the server. Try again in a moment.",
+  error_discord: "Discord did not confirm who you are: close the activity and open it again.",
   try_again: "Try again",
   replay: "Replay",
   replay_controls: "Replay controls",
