@@ -137,6 +137,10 @@ def _page_strings(language: str) -> tuple[tuple[str, str], ...]:
             ("error_server",
              _c("web page", "Something went wrong on the server. Try again in a moment.")),
             # Translators: the web page: the error page's button
+            # Translators: the web page inside Discord (an Activity): Discord did not sign the
+            # player in
+            ("error_discord", _c("web page", "Discord did not confirm who you are: close the "
+                                             "activity and open it again.")),
             ("try_again", _c("web page", "Try again")),
             # Translators: the web page: after the game's title in replay mode; the scrubber's name
             ("replay", _c("web page", "Replay")),

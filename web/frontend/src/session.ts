@@ -45,6 +45,19 @@ export function forgetSession(mode: Mode): void {
   }
 }
 
+/** The socket moved on to a table that followed this one: a reload asks for that one
+ * (where this tab keeps a session at all: the Activity asks Discord again instead). */
+export function followSession(next: { session: string; table: string; role: "seat" | "watch" }
+): void {
+  const kept = storedSession("table");
+  if (!kept) return;
+  try {
+    sessionStorage.setItem(key("table"), JSON.stringify({ ...kept, ...next }));
+  } catch {
+    /* storage refused: a reload will need a new link */
+  }
+}
+
 /** Redeems the link's token (once), or reuses this tab's session (a reload). */
 export async function obtainSession(mode: Mode, token: string | null): Promise<Session> {
   if (token) {

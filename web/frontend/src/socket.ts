@@ -1,6 +1,7 @@
 // One WebSocket to /ws: hello first, a ping every 20 s, reopened with backoff
 // (1, 2, 4 … 30 s) and at once when the tab becomes visible or the network returns.
 
+import { followSession } from "./session";
 import type { ServerFrame } from "./types";
 
 export type LinkState = "connecting" | "open" | "reconnecting" | "offline" | "stopped";
@@ -32,7 +33,7 @@ export class Link {
   private stopped = false;
   private synced = false; // a snapshot arrived on this socket
 
-  constructor(private readonly session: string, private readonly on: LinkHandlers) {}
+  constructor(private session: string, private readonly on: LinkHandlers) {}
 
   start(): void {
     document.addEventListener("visibilitychange", () => {
@@ -104,6 +105,12 @@ export class Link {
           this.failures = 0; // only a snapshot proves the socket works
           this.on.state("open");
         }
+      } else if (frame.type === "session") {
+        // The table was followed by another (a rematch, a series' next deal): this socket
+        // shows that one now, and a reconnect must ask for it.
+        this.session = frame.session;
+        followSession(frame);
+        return;
       } else if (frame.type === "error" && frame.fatal !== false) {
         this.on.fatal(frame.reason);
         this.stop();

@@ -86,6 +86,7 @@ export type ServerFrame =
   | Snapshot
   | { type: "refused"; reason: string }
   | { type: "error"; reason: string; fatal?: boolean }
+  | { type: "session"; session: string; table: string; role: "seat" | "watch" }
   | { type: "pong" };
 
 export interface Session {
