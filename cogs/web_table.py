@@ -50,7 +50,8 @@ class WebTableCog(commands.Cog):
     async def cog_load(self) -> None:
         croupier = self.bot.croupier
         store = self.bot.store
-        play = WebPlay(croupier.manager, croupier.steps, croupier.web_moved)
+        play = WebPlay(croupier.manager, croupier.steps, croupier.web_moved,
+                       rematch=croupier.web_rematch)
         # The loaded games' UIs (a test's toy game too), then every game's view (a replay
         # of a game whose cog this process does not load).
         game_views: Views = ChainMap(self.bot.game_uis, views())  # type: ignore[arg-type]

@@ -124,9 +124,10 @@ class Hub:
                     part = public_part(table, self.views, language, self._now())
                     public = publics[language] = _encode(part)[:-1]  # without its "}"
                 hand = hand_part(table, self.views, seat, language)
+                host = seat is not None and table.seats[seat].user_id == table.host_id
                 frame = frames[key] = (
                     f'{public},"role":"{"seat" if seat is not None else "watch"}",'
-                    f'"seat":{_encode(seat)},"hand":{_encode(hand)}}}')
+                    f'"seat":{_encode(seat)},"host":{_encode(host)},"hand":{_encode(hand)}}}')
             viewer.sent_version = table.version
             sends.append(self._send(viewer, frame))
         await asyncio.gather(*sends)

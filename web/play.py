@@ -16,7 +16,7 @@ from bot.storage import Store, TableChange
 from bot.table.manager import TableManager
 from bot.table.state import Table
 from bot.table.step import Outcome, Steps
-from engine.text import T
+from engine.text import T, Text
 from locales import say
 
 AfterMove = Callable[[Outcome], Awaitable[None]]
@@ -25,11 +25,18 @@ CLOSED = T("This table is closed.")
 NOT_SAVED = T("Your move could not be saved just now: nothing was changed. Please try again.")
 
 
+Rematch = Callable[[int, str], Awaitable[Text | None]]  # (user, finished table) → why not
+
+
 class WebPlay:
-    def __init__(self, manager: TableManager, steps: Steps, after_move: AfterMove):
+    def __init__(self, manager: TableManager, steps: Steps, after_move: AfterMove,
+                 rematch: Rematch | None = None):
         self.manager = manager
         self.steps = steps
         self.after_move = after_move
+        # The host's Rematch from the page (the bot's own process only: it posts the new
+        # table in Discord); None: not offered.
+        self.rematch = rematch
         # Which tables have viewers (the hub's): only theirs are copied at each save.
         self.watched: Callable[[str], bool] = lambda table_id: True
         self._saved: dict[str, Table] = {}  # this process's tables as last saved

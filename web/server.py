@@ -56,6 +56,7 @@ TOO_MANY = T("Too many tries: please wait a minute.")
 SESSION_BAD = T("Your session has ended: open the table again from Discord.")
 NOT_A_PLAYER = T("You are watching this table: only its players can play.")
 NO_GAME = T("That game's record is not available.")
+NO_REMATCH = T("A rematch is started from Discord, under the game's result.")
 
 Clock = Callable[[], float]
 Replays = Callable[[str], Awaitable[dict[str, Any] | None]]  # a game id's record
@@ -200,6 +201,13 @@ class WebTable:
             await ws.send_str('{"type":"pong"}')
         elif kind == "sync":
             await self.hub.show(viewer)
+        elif kind == "rematch":
+            why = (NO_REMATCH if self.play.rematch is None
+                   else await self.play.rematch(grant.user, grant.table))
+            if why is not None:
+                await ws.send_str(json.dumps({"type": "refused",
+                                              "reason": say(why, grant.language)},
+                                             ensure_ascii=False))
         elif kind == "move":
             step, code = data.get("step"), data.get("code")
             if grant.role != "seat":

@@ -43,6 +43,7 @@ def snapshot(table: Table, views: Views, *, seat: int | None, role: str,
              language: str, now: float | None = None) -> dict[str, Any]:
     """The snapshot of ``table`` for a viewer at ``seat`` (None: a spectator)."""
     return {**public_part(table, views, language, now), "role": role, "seat": seat,
+            "host": seat is not None and table.seats[seat].user_id == table.host_id,
             "hand": hand_part(table, views, seat, language)}
 
 
@@ -65,7 +66,10 @@ def public_part(table: Table, views: Views, language: str,
         return {
             "type": "snapshot", "table": table.table_id, "game": table.game_id,
             "title": table.title, "version": table.version, "step": table.step,
-            "status": table.status, "language": language, "players": list(names),
+            # lobby, playing, or closed (finished or stopped: "ended" says which)
+            "status": table.status if table.status in ("lobby", "playing") else "closed",
+            "ended": None if table.status in ("lobby", "playing") else table.status,
+            "language": language, "players": list(names),
             "scene": scene_json(scene),
             "lines": [say(line) for line in table.lines],
             "to_act": to_act,

@@ -142,6 +142,9 @@ def _page_strings(language: str) -> tuple[tuple[str, str], ...]:
             ("error_discord", _c("web page", "Discord did not confirm who you are: close the "
                                              "activity and open it again.")),
             ("try_again", _c("web page", "Try again")),
+            # Translators: the web page: the host's button under the game's result: the same
+            # players play another game
+            ("rematch", _c("web page", "Rematch")),
             # Translators: the web page: after the game's title in replay mode; the scrubber's name
             ("replay", _c("web page", "Replay")),
             # Translators: the web page: the replay's toolbar

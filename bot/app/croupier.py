@@ -63,7 +63,7 @@ from bot.ui.poster import Poster
 from bot.ui.presenter import Presenter
 from bot.ui.web_buttons import WebClicks
 from engine.core import Game
-from engine.text import T
+from engine.text import T, Text
 from locales import say
 
 log = logging.getLogger(__name__)
@@ -200,6 +200,14 @@ class Croupier:
             return
         await self.presenter.played_elsewhere(outcome)
         self.driver.settle(outcome.table)
+
+    async def web_rematch(self, user_id: int, table_id: str) -> Text | None:
+        """Rematch from the web table's page (the host's): None once started, else why not."""
+        def parent_of(channel_id: int) -> int | None:
+            channel = self.poster.client.get_channel(channel_id)
+            return channel.parent_id if isinstance(channel, discord.Thread) else None
+
+        return await self.rematches.from_web(table_id, user_id, parent_of)
 
     # -- lifecycle ---------------------------------------------------------------------
 

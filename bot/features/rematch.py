@@ -56,7 +56,7 @@ from bot.ui import markup, replies
 from bot.ui.feature_buttons import rematch_view
 from bot.ui.game_ui import GameUI
 from bot.ui.permissions import can_attach, missing_permissions
-from engine.text import T
+from engine.text import T, Text
 from locales import _n, say, speaking
 
 if TYPE_CHECKING:  # wired by the croupier; imported for the types only (no cycle)
@@ -195,6 +195,45 @@ class Rematches:
             await self._rematch(interaction, old)
         finally:
             self._opening.discard(table_id)
+
+    async def from_web(self, table_id: str, user_id: int,
+                       parent_of: Callable[[int], int | None]) -> Text | None:
+        """Rematch asked at the web table (its host's page): the same rules as the button,
+        without a click to answer. None once started, else why not (said by the page).
+        ``parent_of``: the channel a thread is in (None: not a thread)."""
+        old = await self.finished(table_id)
+        if old is None:
+            return GONE
+        if old.seat_of(user_id) is None:
+            return NOT_SEATED
+        live = self.manager.in_channel(old.channel_id)
+        if live is not None:
+            return (ALREADY.filled(link=table_link(live)) if live.follows == old.table_id
+                    else BUSY.filled(game=live.title, link=table_link(live)))
+        if user_id != old.host_id:
+            return NOT_HOST.filled(host=old.host_name)
+        if table_id in self._opening:
+            return ON_ITS_WAY
+        try:
+            settings = await server_settings.read(self.store, old.guild_id)
+        except SettingsUnavailable:
+            return NOT_OPENED
+        if not settings.allows_channel(old.channel_id, parent_of(old.channel_id)):
+            return NOT_OPENED
+        table = next_table(old, fresh_seats(old.seats), self.clock.now(), self.rngs(),
+                           settings=settings)
+        if len(table.seats) < len(old.seats) and not table.count_fits:
+            return NO_AI
+        self._opening.add(table_id)
+        try:
+            async with self.manager.lock(table):
+                problem = await self._open_and_start(table)
+                if problem is not None:
+                    return problem if isinstance(problem, Text) else Text(str(problem))
+                await self.lobby.show_start(table)
+        finally:
+            self._opening.discard(table_id)
+        return None
 
     async def _channel_busy(self, interaction: discord.Interaction, old: Table) -> bool:
         """Answer (True) if the channel already has a live table: the rematch, or another."""

@@ -208,3 +208,39 @@ async def test_a_page_follows_the_table_to_a_series_next_deal_with_a_new_session
     assert (await again.connect())["table"] == following.table_id
     await page.close()
     await again.close()
+
+
+async def test_the_host_starts_the_rematch_from_the_page_and_the_pages_follow(
+        fake: FakeDiscord, general: FakeChannel, users: list[FakeUser], run_bot: MakeBot,
+        clock: ManualClock, settings: WebSettings, http: aiohttp.ClientSession) -> None:
+    host, guest = users[:2]
+    bot = await run_bot(extensions={**games.extensions(["jacko"]), **WEB_EXTENSION},
+                        clock=clock, web=settings)
+    await open_and_start(fake, general, [host, guest], games.command("jacko"))
+    await idle(bot)
+    first = live(bot, general)
+    assert first is not None
+    pages = {}
+    for user in (host, guest):
+        pages[user] = await opened(fake, user, general, settings, http)
+        await pages[user].connect()
+    await play_out(fake, bot, general, [host, guest], seed=2)
+    over = await pages[host].snapshot()
+    while over["status"] != "closed":
+        over = await pages[host].snapshot()
+    assert over["host"] and over["result"]["final"] and over["ended"] == "finished"
+    await pages[guest].send(type="rematch")  # only the host may
+    while (refused := await pages[guest].next())["type"] != "refused":
+        pass
+    assert "Only the host" in refused["reason"] and live(bot, general) is None
+    await pages[host].send(type="rematch")
+    await idle(bot)
+    rematch = live(bot, general)
+    assert rematch is not None and rematch.follows == first.table_id
+    assert rematch.status == "playing"  # started at once, as Discord's Rematch does
+    for page in pages.values():
+        while (frame := await page.next())["type"] != "session":
+            pass
+        assert frame["table"] == rematch.table_id and frame["role"] == "seat"
+        assert (await page.snapshot())["table"] == rematch.table_id
+        await page.close()

@@ -62,6 +62,7 @@ export const ENGLISH: Strings = {
   error_server: "Something went wrong on the server. Try again in a moment.",
   error_discord: "Discord did not confirm who you are: close the activity and open it again.",
   try_again: "Try again",
+  rematch: "Rematch",
   replay: "Replay",
   replay_controls: "Replay controls",
   first: "First move",

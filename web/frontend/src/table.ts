@@ -233,7 +233,6 @@ export class TableView {
       beep();
     }
     this.wasMyTurn = mine;
-    if (s.status === "closed") this.link.stop();
     this.paintConn();
     this.lastSecond = -1;
     this.tick();
@@ -264,9 +263,16 @@ export class TableView {
       result.hidden = true;
     });
     const titleId = uid("r");
+    // The host starts the rematch from here as from Discord's Rematch (the server checks
+    // it all again); the page then follows the new table by itself.
+    const rematch = s.result?.final && s.host && s.status === "closed"
+      ? h("button", { type: "button", class: "btn primary rematch", text: t("rematch") }) : null;
+    rematch?.addEventListener("click", () => {
+      if (!this.link.send({ type: "rematch" })) announce(t("not_connected"));
+    });
     result.replaceChildren(h("div", { class: s.result?.final ? "result-card final" : "result-card", role: "group", "aria-labelledby": titleId },
       h("h3", { id: titleId, text: s.result?.final ? t("final_result") : t("result") }),
-      h("p", { class: "result-text", text }), close));
+      h("p", { class: "result-text", text }), ...(rematch ? [rematch] : []), close));
     result.hidden = false;
     this.shownResult = text;
     announce(text);

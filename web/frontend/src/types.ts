@@ -68,6 +68,7 @@ export interface Snapshot {
   version: number;
   step: number;
   status: "lobby" | "playing" | "closed";
+  host?: boolean; // the viewer is the table's host (may start its rematch)
   role: "seat" | "watch";
   seat: number | null;
   language: string;
