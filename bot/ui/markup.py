@@ -135,6 +135,7 @@ _SUBSTITUTES = str.maketrans({"[": "\uff3b", "]": "\uff3d",
                               **dict.fromkeys(map(chr, (*range(0x202A, 0x202F),
                                                         *range(0x2066, 0x206A))), None)})
 _BREAKS = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+_SPACED_MARKER = re.compile(r"^\\(\s+)(?=[-*+])")  # "\\ -" → " \\-"
 _BARE = re.compile(r"\\.|[<()#:]|^\s*>", re.DOTALL)  # an escape pair, or bare syntax
 NAME_PARAMS = frozenset({"player", "host", "name"})
 """The parameters of a ``Text`` that hold a name people typed (``say_safe``)."""
@@ -150,6 +151,9 @@ def safe_name(name: Any, *, markdown: bool = True) -> str:
     text = _BREAKS.sub(" ", "" if name is None else str(name)).translate(_SUBSTITUTES)
     if markdown:
         text = discord.utils.escape_markdown(text, ignore_links=False)
+        # discord.py escapes a list marker after a leading space before the space
+        # ("\\ -"): Discord shows that backslash. The marker itself is escaped instead.
+        text = _SPACED_MARKER.sub(r"\1\\", text)
         text = _BARE.sub(_escape_bare, text)
     return discord.utils.escape_mentions(text)
 

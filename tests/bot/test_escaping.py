@@ -16,7 +16,7 @@ import unicodedata
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import locales
@@ -185,6 +185,8 @@ names = st.text(st.characters(blacklist_categories=("Cs",)), max_size=40)
 
 @settings(max_examples=300, deadline=None)
 @given(name=names, other=names)
+@example(name=" -", other="")  # discord.py escaped the space, not the list marker
+@example(name="  * a", other=" - b")
 def test_any_name_reads_as_typed_and_holds_no_bare_syntax(name, other):
     shown = safe_name(name)
     assert rendered(shown) == typed(name)
