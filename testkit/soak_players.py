@@ -290,7 +290,7 @@ class TablePlayers:
             outcome = final(ix) or UNKNOWN
             outcomes.append(outcome)
             self.clicks.append(Click(table_id, user.id, step, code, outcome,
-                                     ix.text()[:200] if outcome == REFUSED else ""))
+                                     _answer(ix) if outcome == REFUSED else ""))
         self._judge_menu(menu, custom_id, outcomes)
 
     def _judge_menu(self, menu: Menu, custom_id: str, outcomes: list[str]) -> None:
@@ -492,3 +492,9 @@ class TablePlayers:
                     await self.press(self.host, message, cid)
                     return True
         return False
+
+
+def _answer(ix: Interaction) -> str:
+    """What a refused click was told: a deferred click's answer is a follow-up after the
+    message it deferred (its hand), so the whole text, bounded, not its first words."""
+    return ix.text()[:2000]
