@@ -75,9 +75,11 @@ class Presenter:
         answer: each finished deal's result, then the table and the next player's hand,
         as for a DM click. The mover's DM menu, if they have one, is left as it is (a
         click on it is refused as out of date, with their hand as it is now): retiring it
-        would cost a request of the budget that a DM click's answer does not."""
+        would cost a request of the budget that a DM click's answer does not. Nor is the
+        mover sent a DM when it is their turn again: their page shows it, as a DM click's
+        answer shows it in that DM."""
         await self.deal_reports(outcome)
-        await self.after_step(outcome.table)
+        await self.after_step(outcome.table, answered=outcome.seat)
 
     async def answer(self, interaction: discord.Interaction, outcome: Outcome
                      ) -> Answered | None:
