@@ -33,7 +33,7 @@ from .rest import MISSING_ACCESS, ApiError, Call, OAuthError, Router
 from .world import VIEW_CHANNEL, FakeChannel, FakeUser
 
 if TYPE_CHECKING:
-    from .state import FakeState
+    from .world import World
 
 EMBEDDED = 1 << 17  # the application flag of an app with an Activity
 PRIMARY_ENTRY_POINT = 4  # the command type
@@ -81,10 +81,10 @@ class ActivityInstance:
 
 class Activities:
     """The application's Activity: its OAuth2 codes and tokens, its instances, its Entry
-    Point command. Lives as long as the fake (bots come and go)."""
+    Point command. Lives as long as the fake (bots come and go); its world is the fake's."""
 
-    def __init__(self, fake: FakeState) -> None:
-        self.fake = fake
+    def __init__(self, world: World) -> None:
+        self.world = world
         self.enabled = False  # "Activities" switched on in the Developer Portal
         self.client_secret = "fake-client-secret"  # the application's OAuth2 secret
         self.code_lifetime = 600.0  # seconds an authorization code may be exchanged in
@@ -111,14 +111,14 @@ class Activities:
 
     def entry_point(self) -> dict[str, Any] | None:
         """The application's Entry Point command (a global command of type 4), if any."""
-        return next((c for c in self.fake.world.commands.get(None, [])
+        return next((c for c in self.world.commands.get(None, [])
                      if c.get("type") == PRIMARY_ENTRY_POINT), None)
 
     def add_entry_point(self, name: str = "launch", handler: int = DISCORD_LAUNCH_ACTIVITY,
                         description: str = "Launch the Activity") -> dict[str, Any]:
         """Add an Entry Point command to the global commands, as the Developer Portal
         does (the bot never sent it): a bulk overwrite must keep it (50240)."""
-        world = self.fake.world
+        world = self.world
         if self.entry_point() is not None:
             raise FakeDiscordError("the application has an Entry Point command already")
         self.enabled = True
@@ -137,7 +137,7 @@ class Activities:
                   scopes: tuple[str, ...] = ("identify",)) -> str:
         """``user`` agrees to the SDK's ``authorize()`` for ``client_id`` (default: this
         application): the authorization code the page gets."""
-        client = str(self.fake.world.application_id if client_id is None else client_id)
+        client = str(self.world.application_id if client_id is None else client_id)
         code = secrets.token_urlsafe(22)
         self.codes[code] = OAuthGrant(user, client, tuple(scopes),
                                       time.monotonic() + self.code_lifetime)
@@ -153,7 +153,7 @@ class Activities:
             raise FakeDiscordError("an Activity is launched by someone")
         instance = self.in_channel(channel)
         if instance is None:
-            world = self.fake.world
+            world = self.world
             launch_id = world.ids.next()
             where = instance_location(channel)
             instance = ActivityInstance(f"i-{launch_id}-{where}", launch_id, channel, [])
@@ -176,7 +176,7 @@ class Activities:
     def join(self, instance: ActivityInstance, user: FakeUser) -> None:
         if instance.ended:
             raise FakeDiscordError(f"the Activity instance {instance.id} has ended")
-        chan, world = instance.channel, self.fake.world
+        chan, world = instance.channel, self.world
         visible = (chan.recipient is user if chan.is_dm
                    else bool(world.permissions(chan, user) & VIEW_CHANNEL))
         if not visible:
@@ -201,7 +201,7 @@ class Activities:
         basic = _basic(call.authorization)
         if basic is not None:
             client_id, client_secret = basic
-        world = self.fake.world
+        world = self.world
         if client_id != str(world.application_id) or not secrets.compare_digest(
                 client_secret.encode(), self.client_secret.encode()):
             raise OAuthError(401, "invalid_client")
@@ -230,7 +230,7 @@ class Activities:
 
     # ----- instances ------------------------------------------------------------------
     async def get_instance(self, call: Call) -> dict[str, Any]:
-        world = self.fake.world
+        world = self.world
         if call.params["application_id"] != str(world.application_id):
             raise ApiError(*MISSING_ACCESS)
         instance = self.instances.get(call.params["instance_id"])

@@ -14,17 +14,31 @@ import re
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 from urllib.parse import parse_qsl
 
 from aiohttp import BodyPartReader, web
 
 from .calls import Call, Failure
 
-if TYPE_CHECKING:
-    from .state import FakeState
-
 API_PREFIX = "/api/v10"
+
+
+class Ledger(Protocol):
+    """What the router reads and writes of the fake's state (``FakeState`` is one): the
+    bot's token, the call log, the injected failures, the violations, the change signal.
+    (A protocol, so that this module imports no state: the state holds the Activities,
+    whose routes are registered here.)"""
+
+    token: str
+    calls: list[Call]
+    errors: list[Call]
+
+    def _changed(self) -> None: ...
+
+    def _take_failure(self, method: str, path: str, route: str) -> Failure | None: ...
+
+    def violation(self, kind: str, detail: str) -> None: ...
 
 
 class ApiError(Exception):
@@ -93,7 +107,7 @@ def compile_template(template: str) -> re.Pattern[str]:
 
 
 class Router:
-    def __init__(self, fake: FakeState) -> None:
+    def __init__(self, fake: Ledger) -> None:
         self.fake = fake
         self.routes: list[Route] = []
 

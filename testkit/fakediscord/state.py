@@ -60,7 +60,7 @@ class FakeState:
         self.resumes = 0
         self.base_url = ""
         self.gateway_url = ""
-        self.activities = Activities(self)  # OAuth2, Activity instances, the Entry Point
+        self.activities = Activities(self.world)  # OAuth2, Activity instances, the Entry Point
         self._failures: list[Failure] = []
         self._event = asyncio.Event()
         self._last_change = time.monotonic()
