@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import AsyncIterator
-from typing import Any
 
 import aiohttp
 import pytest
@@ -54,21 +53,6 @@ async def opened(fake: FakeDiscord, user: FakeUser, channel: FakeChannel,
     status, _ = await page.redeem(token_of(url))
     assert status == 200
     return page
-
-
-def card_codes(frame: Any) -> set[str]:
-    """Every card a frame shows face up, wherever it is (scenes, actions)."""
-    found: set[str] = set()
-    if isinstance(frame, dict):
-        for key, value in frame.items():
-            if key in ("code", "card") and isinstance(value, str) and len(value) == 2:
-                found.add(value)
-            else:
-                found |= card_codes(value)
-    elif isinstance(frame, list):
-        for item in frame:
-            found |= card_codes(item)
-    return found
 
 
 async def test_a_player_opens_the_table_sees_their_hand_and_plays_and_discord_follows(
