@@ -52,7 +52,11 @@ async def open_tables(fake: FakeDiscord, bot, seats: list[Seats], **options: obj
     for s in seats:
         host = s.users[0]
         await (await fake.slash(host, s.channel, "jazz start", **options)).wait_answered()
+        # A busy bot answers /start with "thinking…" first (Timing.start_answer_within):
+        # the lobby follows.
+        await fake.wait_for(lambda: fake.find_message(s.channel, label="Join") is not None)
         lobby = fake.find_message(s.channel, label="Join")
+        assert lobby is not None
         for user in s.users[1:]:
             await (await fake.click(user, lobby, label="Join")).wait_answered()
         await (await fake.click(host, lobby, label="Start")).wait_answered()
