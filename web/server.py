@@ -248,10 +248,14 @@ class WebTable:
             if grant.table.isdigit() else None
         if record is None:
             return _refused(404, say(NO_GAME, grant.language))
+        # The players' names as /history shows them (a record holds seats, not names).
+        found = await self.store.history(None, before=int(grant.table) + 1, limit=1)
+        names = [p.name for p in sorted(found[0].players, key=lambda p: p.seat)] \
+            if found and found[0].game_id == int(grant.table) else None
         try:
             with locales.speaking(grant.language):
                 strings = page_strings()
-            frames = await asyncio.to_thread(replay_frames, record, self.views, None,
+            frames = await asyncio.to_thread(replay_frames, record, self.views, names,
                                              grant.language, strings)
         except (TooLong, ValueError):
             return _refused(404, say(NO_GAME, grant.language))

@@ -45,6 +45,7 @@ async def test_history_gives_a_replay_link_whose_frames_step_through_the_game(
         frames = replay["frames"]
         actions = sum(len(d["actions"]) for d in game.to_record()["deals"])
         assert replay["game"] == "jacko" and len(frames) > actions
+        assert replay["players"] == ["Seat 0", "Seat 1"]  # the names /history shows
         assert replay["deals"][0] == 0 and all(len(f["hands"]) == 2 for f in frames)
         # A replay session opens no live table, and nothing else opens a replay.
         frame = await page.connect()
