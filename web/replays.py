@@ -17,6 +17,7 @@ views later), passed in by the caller: this module imports no Discord.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any, Protocol
 
 import locales
@@ -152,7 +153,10 @@ def _forced_line(events: list[Event], seats: Sequence[str]) -> str:
 
 def _frame(game: Game, view: SceneViews, seats: Sequence[str], deal: int, line: str,
            events: list[Event]) -> dict[str, Any]:
-    hands = [scene_json(view.hand_scene({**game.seat_view(seat), "legal": []}, seats, seat))
+    # Every hand face up, each titled with its player's name (a hand picture's own title
+    # is its reader's: "Your hand · Ann").
+    hands = [scene_json(replace(view.hand_scene({**game.seat_view(seat), "legal": []}, seats,
+                                                seat), title=seats[seat]))
              for seat in range(game.players)]
     return {
         "scene": scene_json(view.table_scene(game.public_view(), seats)),

@@ -117,8 +117,9 @@ def test_a_whole_game_replays_frame_by_frame(game_id, players, options, seed, la
                 assert not (shown - held) - public - sum(hands, Counter()), (i, seat)
                 marks = {c["mark"] for z in hand_scene["zones"] for c in z["cards"]}
                 assert marks <= {"", "win"}, "a replay's hand has nothing to play"
-                assert hand_scene == scene_json(view.hand_scene({**seat_view, "legal": []},
-                                                                names, seat))
+                # The hand picture's scene, titled with its player's name (not "Your hand").
+                assert hand_scene == {**scene_json(view.hand_scene(
+                    {**seat_view, "legal": []}, names, seat)), "title": names[seat]}
                 assert hand_scene["language"] == language
 
 

@@ -32,6 +32,7 @@ export class TableView {
   private pending: { code: string; timer: number } | null = null;
   private dismissed = ""; // the result text the reader closed
   private shownResult = "";
+  private shownKey = ""; // the result box's text, status and host, as last drawn
   private wasMyTurn = false;
   private linkState: LinkState = "connecting";
   private everOpen = false;
@@ -255,7 +256,11 @@ export class TableView {
       this.shownResult = "";
       return;
     }
-    if (text === this.shownResult && !result.hidden) return;
+    // Drawn again when the text or what it offers changes (the game's end first comes
+    // while the table still plays, then closed: with the host's Rematch).
+    const shown = `${text}\u0000${s.status}\u0000${s.host ? 1 : 0}`;
+    if (shown === this.shownKey && !result.hidden) return;
+    this.shownKey = shown;
     const close = h("button", { type: "button", class: "icon-btn close", "aria-label": t("dismiss") },
       h("span", { "aria-hidden": "true", text: "×" }));
     close.addEventListener("click", () => {
