@@ -54,7 +54,7 @@ async def open_tables(fake: FakeDiscord, bot, seats: list[Seats], **options: obj
         await (await fake.slash(host, s.channel, "jazz start", **options)).wait_answered()
         # A busy bot answers /start with "thinking…" first (Timing.start_answer_within):
         # the lobby follows.
-        await fake.wait_for(lambda: fake.find_message(s.channel, label="Join") is not None)
+        await fake.wait_for(lambda s=s: fake.find_message(s.channel, label="Join") is not None)
         lobby = fake.find_message(s.channel, label="Join")
         assert lobby is not None
         for user in s.users[1:]:
