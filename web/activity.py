@@ -42,6 +42,7 @@ from aiohttp import web
 import locales
 from engine.text import T
 from locales import say
+from web.answers import refused
 from web.limits import RateLimit
 from web.tokens import SESSION_SECONDS, Grant, Role, Signer
 
@@ -231,7 +232,7 @@ class ActivityTokens:
         now = self.clock()
         language = locales.language_of(request.headers.get("Accept-Language", "en")[:2])
         if not self.minting.allow(f"address:{request.remote}", now):
-            return _refused(429, say(TOO_MANY, language))
+            return refused(429, say(TOO_MANY, language))
         body: Any = None
         if (request.content_length or 0) <= MOST_BODY:
             with contextlib.suppress(ValueError):
@@ -240,27 +241,27 @@ class ActivityTokens:
         instance_id = body.get("instance_id") if isinstance(body, dict) else None
         # Whatever else the body holds (a user_id...) is never read: the user is Discord's.
         if not (isinstance(code, str) and CODE.match(code) and isinstance(instance_id, str)):
-            return _refused(403, say(NOT_CONFIRMED, language))
+            return refused(403, say(NOT_CONFIRMED, language))
         try:
             access_token = await self.auth.exchange(code)
             user = await self.auth.user(access_token)
         except DiscordRefused:
-            return _refused(403, say(NOT_CONFIRMED, language))
+            return refused(403, say(NOT_CONFIRMED, language))
         except DiscordDown:
-            return _refused(503, say(DISCORD_DOWN, language))
+            return refused(503, say(DISCORD_DOWN, language))
         if user.locale:
             language = locales.language_of(user.locale)
         if not self.minting.allow(f"user:{user.id}", now):
-            return _refused(429, say(TOO_MANY, language))
+            return refused(429, say(TOO_MANY, language))
         try:
             instance = await self.auth.instance(instance_id)
         except DiscordDown:
-            return _refused(503, say(DISCORD_DOWN, language))
+            return refused(503, say(DISCORD_DOWN, language))
         if instance is None or user.id not in instance.users:
-            return _refused(403, say(NOT_IN_ACTIVITY, language))
+            return refused(403, say(NOT_IN_ACTIVITY, language))
         table = await self.table_in_channel(instance.channel_id)
         if table is None:
-            return _refused(403, say(NO_TABLE, language))
+            return refused(403, say(NO_TABLE, language))
         role: Role = "seat" if table.seat_of(user.id) is not None else "watch"
         grant = Grant(user.id, table.table_id, role, now + SESSION_SECONDS,
                       secrets.token_urlsafe(12), language)
@@ -277,8 +278,3 @@ def add_activity_route(app: web.Application, tokens: ActivityTokens) -> None:
     """Serve ``POST /api/token`` on ``app``; the client to Discord closes with it."""
     app.router.add_post(ROUTE, tokens.token)
     app.on_cleanup.append(tokens.close)
-
-
-def _refused(status: int, sentence: str) -> web.Response:
-    return web.json_response({"error": sentence}, status=status,
-                             headers={"Cache-Control": "no-store"})

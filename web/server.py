@@ -31,6 +31,7 @@ from bot.storage import Store
 from engine.text import T
 from locales import say
 from web.activity import ActivityTokens, add_activity_route
+from web.answers import refused
 from web.hub import Hub, Viewer
 from web.limits import RateLimit
 from web.play import WebPlay
@@ -79,7 +80,6 @@ class WebTable:
         self.play = play
         self.hub = hub
         self.views = views
-        self.origin = origin
         self.clock = clock
         self.minting = RateLimit(per_minute=20)  # sessions per address and per user
         self.sockets: set[web.WebSocketResponse] = set()
@@ -128,17 +128,17 @@ class WebTable:
         now = self.clock()
         language = locales.language_of(request.headers.get("Accept-Language", "en")[:2])
         if not self.minting.allow(f"address:{request.remote}", now):
-            return _refused(429, say(TOO_MANY, language))
+            return refused(429, say(TOO_MANY, language))
         try:
             body = await request.json()
             token = body["token"] if isinstance(body, dict) else None
             grant = self.signer.read_link(token, now)  # type: ignore[arg-type]
         except (BadToken, ValueError, KeyError, TypeError):
-            return _refused(403, say(LINK_BAD, language))
+            return refused(403, say(LINK_BAD, language))
         if not self.minting.allow(f"user:{grant.user}", now):
-            return _refused(429, say(TOO_MANY, grant.language))
+            return refused(429, say(TOO_MANY, grant.language))
         if not await self.store.spend_link(grant.nonce, grant.expires, now):
-            return _refused(403, say(LINK_USED, grant.language))
+            return refused(403, say(LINK_USED, grant.language))
         return web.json_response({
             "session": self.signer.session(grant, now), "table": grant.table,
             "role": grant.role, "language": grant.language},
@@ -243,11 +243,11 @@ class WebTable:
         bearer = request.headers.get("Authorization", "").removeprefix("Bearer ").strip()
         grant = self._grant(bearer)
         if grant is None or grant.role != "replay":
-            return _refused(403, say(SESSION_BAD))
+            return refused(403, say(SESSION_BAD))
         record = await self.store.game_record(int(grant.table)) \
             if grant.table.isdigit() else None
         if record is None:
-            return _refused(404, say(NO_GAME, grant.language))
+            return refused(404, say(NO_GAME, grant.language))
         # The players' names as /history shows them (a record holds seats, not names).
         found = await self.store.history(None, before=int(grant.table) + 1, limit=1)
         names = [p.name for p in sorted(found[0].players, key=lambda p: p.seat)] \
@@ -258,14 +258,9 @@ class WebTable:
             frames = await asyncio.to_thread(replay_frames, record, self.views, names,
                                              grant.language, strings)
         except (TooLong, ValueError):
-            return _refused(404, say(NO_GAME, grant.language))
+            return refused(404, say(NO_GAME, grant.language))
         return web.json_response(frames, headers={"Cache-Control": "private, max-age=3600"},
                                  dumps=lambda d: json.dumps(d, ensure_ascii=False))
-
-
-def _refused(status: int, sentence: str) -> web.Response:
-    return web.json_response({"error": sentence}, status=status,
-                             headers={"Cache-Control": "no-store"})
 
 
 async def _fatal(ws: web.WebSocketResponse, sentence: str) -> None:
@@ -273,4 +268,3 @@ async def _fatal(ws: web.WebSocketResponse, sentence: str) -> None:
         await ws.send_str(json.dumps({"type": "error", "reason": sentence, "fatal": True},
                                      ensure_ascii=False))
         await ws.close(code=4001)
-

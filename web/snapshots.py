@@ -39,14 +39,6 @@ class TableViews(Protocol):
 Views = Mapping[str, TableViews]
 
 
-def snapshot(table: Table, views: Views, *, seat: int | None, role: str,
-             language: str, now: float | None = None) -> dict[str, Any]:
-    """The snapshot of ``table`` for a viewer at ``seat`` (None: a spectator)."""
-    return {**public_part(table, views, language, now), "role": role, "seat": seat,
-            "host": seat is not None and table.seats[seat].user_id == table.host_id,
-            "hand": hand_part(table, views, seat, language)}
-
-
 def public_part(table: Table, views: Views, language: str,
                 now: float | None = None) -> dict[str, Any]:
     """Everything of a snapshot that every viewer of ``table`` in ``language`` gets: built
@@ -99,9 +91,9 @@ def _hand(table: Table, view: TableViews, seat: int, names: Sequence[str]) -> di
     legal = [str(code) for code in seat_view.get("legal") or ()]  # action codes
     your_turn = table.to_act == seat and bool(legal)
     actions = []
-    held = [cards.parse_card(code) for code in seat_view.get("hand") or ()]
-    for card in sorted(held, key=_hand_order):
-        code = cards.CODE[card]
+    # In the hand picture's order (suits ♠ ♥ ♣ ♦, high cards first, jokers last).
+    for code in pictures.hand_order(seat_view.get("hand") or ()):
+        card = cards.parse_card(code)
         playable = code in legal
         why = "" if playable or not your_turn else _why(game, card)
         actions.append({"code": code, "label": say(action_label(card)), "legal": playable,
@@ -115,11 +107,6 @@ def _hand(table: Table, view: TableViews, seat: int, names: Sequence[str]) -> di
     return {"scene": scene_json(view.hand_scene(seat_view, names, seat)),
             "step": table.step, "your_turn": your_turn, "actions": actions,
             "note": _note(actions) if your_turn else ""}
-
-
-def _hand_order(card: int) -> tuple[int, int]:
-    """Suits ♠ ♥ ♣ ♦, high cards first, jokers last: as the hand picture shows them."""
-    return (4, 0) if card == cards.JOKER else (cards.SUIT[card], -cards.RANK[card])
 
 
 def _why(game: Any, card: int) -> str:
