@@ -16,6 +16,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import re
+import zoneinfo
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -53,6 +54,14 @@ class ServerSettings:
     # the bot's (bot.config.settings.Limits), whose server cap is also the ceiling.
     tables_per_host: int | None = None
     tables_per_server: int | None = None
+    # Bringing people to the table: the server's time zone (an IANA name; None: UTC) for
+    # scheduled starts and quiet hours, the role called when a lobby opens, the quiet hours
+    # (minutes after midnight: start, end; None: none) during which slow turn timers stand
+    # still and no reminders go out, and the longest a table may stay paused (seconds).
+    timezone: str | None = None
+    call_role: int | None = None
+    quiet_hours: tuple[int, int] | None = None
+    max_pause: int | None = None
 
     def to_data(self) -> dict[str, Any]:
         return {"version": DATA_VERSION, "language": self.language,
@@ -62,7 +71,10 @@ class ServerSettings:
                 "house_rules": {game: dict(options)
                                 for game, options in self.house_rules.items()},
                 "tables_per_host": self.tables_per_host,
-                "tables_per_server": self.tables_per_server}
+                "tables_per_server": self.tables_per_server,
+                "timezone": self.timezone, "call_role": self.call_role,
+                "quiet_hours": list(self.quiet_hours) if self.quiet_hours else None,
+                "max_pause": self.max_pause}
 
     @classmethod
     def from_data(cls, data: dict[str, Any] | None) -> ServerSettings:
@@ -91,6 +103,17 @@ class ServerSettings:
             and all(isinstance(k, str) for k in options)} if isinstance(rules, dict) else {}
         for name in ("tables_per_host", "tables_per_server"):
             values[name] = data.get(name) if _is_cap(data.get(name)) else None
+        zone = data.get("timezone")
+        values["timezone"] = zone if isinstance(zone, str) and is_zone(zone) else None
+        role = data.get("call_role")
+        values["call_role"] = role if _is_id(role) else None
+        quiet = data.get("quiet_hours")
+        values["quiet_hours"] = (tuple(quiet) if isinstance(quiet, list) and len(quiet) == 2
+                                 and all(_is_minute(m) for m in quiet) and quiet[0] != quiet[1]
+                                 else None)
+        pause = data.get("max_pause")
+        values["max_pause"] = (pause if isinstance(pause, int) and not isinstance(pause, bool)
+                               and SHORTEST <= pause <= LONGEST else None)
         return cls(**values)
 
     def replace(self, **changes: Any) -> ServerSettings:
@@ -194,6 +217,23 @@ class SettingsUnavailable(Exception):
 # writes them (booleans, a list of channel ids, caps).
 _RESTRICTIONS = ("ai_allowed", "images")
 _CAPS = ("tables_per_host", "tables_per_server")
+
+
+def _is_id(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value > 0
+
+
+def _is_minute(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 24 * 60
+
+
+def is_zone(name: str) -> bool:
+    """Whether ``name`` is a time zone this machine knows (``zoneinfo``: the IANA names)."""
+    try:
+        zoneinfo.ZoneInfo(name)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        return False
+    return True
 
 
 def _is_cap(value: Any) -> bool:

@@ -24,13 +24,18 @@ class Posts:
     # user id → their "it is your turn" mention in the channel (bot.ui.turn_notices), deleted
     # once their turn ends
     turn_notices: dict[int, int] = field(default_factory=dict)
+    # A scheduled table's Discord Scheduled Event, and the message that called the server's
+    # role to the lobby (edited as seats fill: "need N more").
+    event_id: int | None = None
+    call_message_id: int | None = None
 
     def to_data(self) -> dict[str, Any]:
         return {"message_id": self.message_id, "message_posted_at": self.message_posted_at,
                 "dm_channels": {str(u): c for u, c in self.dm_channels.items()},
                 "hand_messages": {str(u): m for u, m in self.hand_messages.items()},
                 "dm_closed": sorted(self.dm_closed),
-                "turn_notices": {str(u): m for u, m in self.turn_notices.items()}}
+                "turn_notices": {str(u): m for u, m in self.turn_notices.items()},
+                "event_id": self.event_id, "call_message_id": self.call_message_id}
 
     @classmethod
     def from_data(cls, data: dict[str, Any]) -> Posts:
@@ -41,7 +46,9 @@ class Posts:
                                   for u, m in (data.get("hand_messages") or {}).items()},
                    dm_closed={int(u) for u in data.get("dm_closed") or ()},
                    turn_notices={int(u): int(m)
-                                 for u, m in (data.get("turn_notices") or {}).items()})
+                                 for u, m in (data.get("turn_notices") or {}).items()},
+                   event_id=_id_or_none(data.get("event_id")),
+                   call_message_id=_id_or_none(data.get("call_message_id")))
 
     @classmethod
     def from_legacy_snapshot(cls, data: dict[str, Any]) -> Posts:
@@ -57,3 +64,7 @@ class Posts:
             if seat.get("dm_closed"):
                 posts.dm_closed.add(user)
         return posts
+
+
+def _id_or_none(value: Any) -> int | None:
+    return int(value) if value is not None else None

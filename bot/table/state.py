@@ -29,11 +29,14 @@ from bot.table.ai_runner import seat_name as ai_seat_name
 from bot.table.autoplay import Policy, simple_action
 from bot.table.durations import next_reminder
 from bot.table.errors import StaleClick, TableError, refusal_text
+from bot.table.gathering import Gathering
 from bot.table.lines import move_line
+from bot.table.pause import PauseState
 from bot.table.posts import Posts
 from bot.table.seats import Seat
 from bot.table.snapshot import Snapshots
 from bot.table.status import Automation, Status
+from bot.table.takeover import TakeoverState
 from engine.core import PASS, Game, OptionError, Options, RulesError, parse_action
 from engine.events import DealStarted, Event, Played
 from engine.text import TN, T, Text
@@ -49,8 +52,10 @@ MAX_LINES = 3  # "what just happened" lines kept for the table message
 RESTARTED = T("♻️ The bot restarted: the game resumed where it was.")
 
 
+# The field groups of features (Gathering, PauseState, TakeoverState) are keyword-only:
+# they come after these fields, each saved with the snapshot like the rest.
 @dataclass
-class Table(Snapshots):
+class Table(Snapshots, Gathering, PauseState, TakeoverState):
     table_id: str
     game_id: str
     engine: type[Game]
