@@ -20,6 +20,7 @@ from aiohttp import web
 
 from .activities import DISCORD_LAUNCH_ACTIVITY, ActivityInstance
 from .calls import Call
+from .events import EventRef, FakeScheduledEvent, ScheduledEvents
 from .gateway import Gateway
 from .interactions import FakeDiscordError
 from .patch import ENV_URL, FAST_GUILD_READY, gateway_url_for, patch_discord
@@ -63,6 +64,8 @@ class FakeDiscord(SimulatedUsers):
         Api(self, self._messages).register(self._router)
         Webhooks(self, self._messages).register(self._router)
         self.activities.register(self._router)
+        self.scheduled = ScheduledEvents(self, self.gateway, self._dispatch_soon)  # events.py
+        self.scheduled.register(self._router)
 
     # ----- lifecycle ------------------------------------------------------------------
     async def __aenter__(self) -> FakeDiscord:
@@ -159,6 +162,29 @@ class FakeDiscord(SimulatedUsers):
             self._tasks.add(task)  # keep a reference until it is done
             task.add_done_callback(self._tasks.discard)
 
+    def set_bot_guild_permissions(self, guild: FakeGuild | None = None, **perms: bool) -> None:
+        """Grant (True) or take (False) guild-level permissions of the bot's managed role,
+        names as ``discord.Permissions`` (``manage_events=True``, ``create_events=True``):
+        what the server's admins change in Server Settings → Roles. A connected bot gets
+        GUILD_ROLE_UPDATE."""
+        guild = guild or self.world.guild
+        role = guild.bot_role
+        allow = discord.Permissions(**{k: True for k, v in perms.items() if v}).value
+        deny = discord.Permissions(**{k: True for k, v in perms.items() if not v}).value
+        role.permissions = (role.permissions & ~deny) | allow
+        self._dispatch_soon("GUILD_ROLE_UPDATE",
+                            {"guild_id": str(guild.id), "role": role.payload()}, guild.id)
+
+    def _dispatch_soon(self, name: str, data: dict[str, Any], guild_id: int | None,
+                       intent: int = 0) -> None:
+        """Send a gateway event from a synchronous helper (a task, kept until done)."""
+        if not self.gateway.sessions:  # no session, nobody to tell
+            return
+        task = asyncio.get_running_loop().create_task(
+            self.gateway.dispatch(name, data, guild_id, intent))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
     async def delete_message(self, message: FakeMessage) -> None:
         """A moderator deletes a message (MESSAGE_DELETE is sent to the bot)."""
         message.deleted = True
@@ -204,6 +230,27 @@ class FakeDiscord(SimulatedUsers):
     def activity(self, instance_id: str) -> ActivityInstance:
         """An Activity instance (``channel``, ``users``, ``ended``)."""
         return self.activities.instance(instance_id)
+
+    # ----- scheduled events (events.py) -----------------------------------------------
+    def scheduled_events(self, guild: FakeGuild | str | int | None = None, *,
+                         include_deleted: bool = False) -> list[FakeScheduledEvent]:
+        """A guild's scheduled events (default guild), every status, oldest first; as of
+        ``world.now()`` (Discord's automatic starts and ends applied)."""
+        self.scheduled.catch_up()
+        return self.scheduled.of(self.world.get_guild(guild), include_deleted)
+
+    def scheduled_event(self, event: EventRef) -> FakeScheduledEvent:
+        """One event (by id, or discord.py's ScheduledEvent), deleted ones too."""
+        self.scheduled.catch_up()
+        return self.scheduled.find(event)
+
+    def mark_interested(self, user: FakeUser, event: EventRef) -> None:
+        """``user`` presses "Interested" on the event in Discord's client."""
+        self.scheduled.interest(user, event, True)
+
+    def unmark_interested(self, user: FakeUser, event: EventRef) -> None:
+        """``user`` takes their interest back."""
+        self.scheduled.interest(user, event, False)
 
     # ----- inspection -----------------------------------------------------------------
     def mark(self) -> int:

@@ -8,7 +8,9 @@ tests inspect it. The things themselves are ``entities``'s (re-exported here).
 
 from __future__ import annotations
 
-from typing import Any
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import discord
 
@@ -46,6 +48,9 @@ from .entities import (
     now_iso,
     version_texts,
 )
+
+if TYPE_CHECKING:
+    from .events import FakeScheduledEvent
 
 __all__ = [
     "ADMINISTRATOR",
@@ -108,6 +113,10 @@ class World:
         # Registered application commands: scope (None = global, else guild id) -> list.
         self.commands: dict[int | None, list[dict[str, Any]]] = {None: []}
         self._command_ids: dict[tuple[int | None, int, str], int] = {}
+        # Discord's clock, for what must be "in the future" (scheduled events): a test
+        # whose bot runs on a ManualClock sets ``world.now = clock.now``.
+        self.now: Callable[[], float] = time.time
+        self.scheduled_events: dict[int, FakeScheduledEvent] = {}  # events.py; by id
 
     # ----- building -------------------------------------------------------------------
     def _new_user(self, name: str, bot: bool = False) -> FakeUser:
@@ -382,7 +391,9 @@ class World:
             "threads": [c.payload(self) for c in chans if c.is_thread],
             "presences": [],
             "stage_instances": [],
-            "guild_scheduled_events": [],
+            "guild_scheduled_events": [e.payload() for e in self.scheduled_events.values()
+                                       if e.guild_id == guild.id and not e.deleted
+                                       and not e.finished],
             "soundboard_sounds": [],
         }
 
