@@ -34,14 +34,30 @@ def help_embed(bot: CardTableBot) -> discord.Embed:
                   "for you."),
         # Translators: the words in `backticks` are subcommands: keep them as they are
         _("**Commands of every game**: `start` · `join` · `leave` · `hand` (your hand again) · "
-          "`stop` (host or moderators) · `rules` · `status`."),
+          "`stop` (host or moderators) · `rules` · `status` · `invite` (the host keeps a "
+          "seat for a member)."),
+        # Translators: a heading in /help, then the words in `backticks` are options of
+        # the start command: keep them as they are
+        "**" + _("Getting a table together") + "**\n"
+        + _("`start at:20:30` schedules the table as a server event: whoever joins (or "
+            "presses Interested) is reminded an hour and ten minutes before, and it starts "
+            "by itself at the time (`fill:true`: with AI players in the empty seats). "
+            "`players:@Bob @Carol` keeps seats for friends; `invite_only:true` lets only "
+            "them join.") + "\n"
+        # Translators: **Take a seat**, **Pause** and **Resume** are the table's buttons:
+        # use their translations
+        + _("When a player leaves or is away, someone else may press **Take a seat**: the "
+            "host (or the other players, if the host is gone) accepts. The players may "
+            "**Pause** the table by a vote, and **Resume** it the same way."),
         # Translators: the words in `backticks` are commands: keep them as they are
         _("**Results**: `/leaderboard` (ratings per game, this server or everywhere) · "
           "`/stats` · `/history` (recent games, each downloadable as a record that "
           "`python -m engine replay` checks) · `/chips` (AttackJack balances)."),
         # Translators: `/settings` is a command: keep it as it is
         _("**Server managers**: `/settings` chooses the language, turn timer, channels, "
-          "threads and house rules of new tables."),
+          "threads and house rules of new tables, the server's time zone, a role to call "
+          "when a table needs players, quiet hours (slow games' timers stand still and no "
+          "reminders go out) and the longest pause."),
     ))
     return markup.fit_embed(embed)
 

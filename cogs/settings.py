@@ -24,7 +24,17 @@ from bot.config import server_settings
 from bot.config.server_settings import MAX_TABLES, ServerSettings, SettingError
 from bot.config.settings import Limits
 from bot.storage import Store
-from bot.table.durations import DurationError, describe_duration, parse_duration
+from bot.table import when
+from bot.table.durations import (
+    LONGEST,
+    OFF_WORDS,
+    SHORTEST,
+    DurationError,
+    describe_duration,
+    parse_duration,
+)
+from bot.table.pause_state import DEFAULT_MAX_PAUSE
+from bot.table.quiet import shown as hours_shown
 from bot.ui import markup, replies
 from cogs.leaderboard import game_choices, game_title
 from engine.core import OptionError
@@ -103,6 +113,19 @@ def threads_text(settings: ServerSettings) -> str:
             else _("Games open in the channel where they are started."))
 
 
+def timezone_text(settings: ServerSettings) -> str:
+    return _("Times typed on this server (a scheduled start, the quiet hours) are in "
+             "{zone}.", zone=settings.timezone or "UTC")
+
+
+def role_text(settings: ServerSettings) -> str:
+    if settings.call_role is None:
+        return _("No role is called when a table needs players.")
+    # (a role mention in an embed or an ephemeral answer pings nobody)
+    return _("{role} is called once when a lobby opens or a scheduled table is near, "
+             "with how many players it still needs.", role=f"<@&{settings.call_role}>")
+
+
 def rules_text(settings: ServerSettings, game: str) -> str:
     options = settings.rules_for(game)
     if not options:
@@ -122,6 +145,42 @@ def tables_text(settings: ServerSettings, limits: Limits) -> str:
     caps = settings.caps(limits.tables_per_host, limits.tables_per_server)
     return _("Open tables at once, lobbies included: at most {server} on this server, and "
              "{host} per host.", server=caps.per_server, host=caps.per_host)
+
+
+def quiet_text(settings: ServerSettings) -> str:
+    if settings.quiet_hours is None:
+        return _("No quiet hours: the turn timers of slow games run day and night.")
+    return _("Quiet hours: {hours} ({zone}): the turn timers of slow games (an hour or more "
+             "for a move) stand still and no reminders go out.",
+             hours=hours_shown(*settings.quiet_hours), zone=settings.timezone or "UTC")
+
+
+def pause_text(settings: ServerSettings) -> str:
+    if settings.max_pause is None:
+        return _("The players of a game can pause it by vote for at most {time} (the bot's "
+                 "default); then it resumes by itself.",
+                 time=describe_duration(DEFAULT_MAX_PAUSE))
+    return _("The players of a game can pause it by vote for at most {time}; then it "
+             "resumes by itself.", time=describe_duration(settings.max_pause))
+
+
+def max_pause_of(typed: str) -> int | None:
+    """The longest pause typed (seconds; None: the bot's default), or ``SettingError``."""
+    if typed.strip().lower() == DEFAULT:
+        return None
+    wrong = SettingError(T("I cannot read {value} as the longest pause. Write a time from "
+                           "{shortest} to {longest}, such as {examples}, or {default} for the "
+                           "bot's own.", value=typed.strip(),
+                           shortest=TN("{n} minute", "{n} minutes", SHORTEST // 60),
+                           longest=TN("{n} day", "{n} days", LONGEST // 86400),
+                           examples="`30m`, `12h`, `2d`", default=f"`{DEFAULT}`"))
+    if typed.strip().lower() in OFF_WORDS:
+        raise wrong
+    try:
+        seconds = parse_duration(typed)
+    except DurationError:
+        raise wrong from None
+    return seconds
 
 
 def refusal(error: Exception) -> str:
@@ -146,8 +205,12 @@ def settings_embed(settings: ServerSettings, interaction: discord.Interaction,
             (_("Hints"), hints_text(settings)),
             (_("Channels"), channels_text(settings)),
             (_("Threads"), threads_text(settings)),
+            (_("Time zone"), timezone_text(settings)),
+            (_("Call for players"), role_text(settings)),
             (_("House rules"), all_rules_text(settings)),
-            (_("Open tables"), tables_text(settings, limits or Limits()))):
+            (_("Open tables"), tables_text(settings, limits or Limits())),
+            (_("Quiet hours"), quiet_text(settings)),
+            (_("Pause"), pause_text(settings))):
         embed.add_field(name=label, value=markup.clip(value, 1024), inline=False)
     embed.set_footer(text=_("Change them with /settings. Tables already open keep their "
                             "own."))
@@ -293,6 +356,31 @@ class Settings(commands.GroupCog, group_name="settings",
             return
         await self._change(interaction, lambda s: s.replace(threads=enabled), threads_text)
 
+    @app_commands.command(name="timezone", description="The time zone of times typed here")
+    @app_commands.describe(zone="A time zone such as Europe/Stockholm, or UTC")
+    async def timezone(self, interaction: discord.Interaction, zone: str) -> None:
+        if await self._refused(interaction):
+            return
+        try:
+            chosen = when.parse_zone(zone)
+        except when.WhenError as error:
+            await replies.reply(interaction, refusal(error))
+            return
+        await self._change(interaction, lambda s: s.replace(timezone=chosen), timezone_text)
+
+    @app_commands.command(name="role", description="A role called when a table needs players")
+    @app_commands.describe(role="The role to ping (leave it out: call nobody)")
+    async def role(self, interaction: discord.Interaction,
+                   role: discord.Role | None = None) -> None:
+        if await self._refused(interaction):
+            return
+        if role is not None and role.is_default():
+            await replies.reply(interaction, _("Choose a role of its own: I never ping "
+                                               "everyone. Nothing was changed."))
+            return
+        chosen = role.id if role is not None else None
+        await self._change(interaction, lambda s: s.replace(call_role=chosen), role_text)
+
     @app_commands.command(name="rules", description="House rules: a game's default options")
     @app_commands.describe(game="The game", options="Options as name=value, e.g. "
                                                     "sevens_bonus=20 norwegian=true; "
@@ -312,6 +400,34 @@ class Settings(commands.GroupCog, group_name="settings",
             return
         await self._change(interaction, lambda s: s.with_rules(game, parsed),
                            lambda s: rules_text(s, game))
+
+    @app_commands.command(name="quiet", description="Quiet hours: slow games' turn timers "
+                                                    "stand still")
+    @app_commands.describe(hours="When they start and end, such as 23:00-08:00 (the "
+                                 "server's time zone); off: none")
+    async def quiet(self, interaction: discord.Interaction, hours: str) -> None:
+        if await self._refused(interaction):
+            return
+        try:
+            chosen = (None if hours.strip().lower() in OFF_WORDS
+                      else when.parse_quiet(hours))
+        except when.WhenError as error:
+            await replies.reply(interaction, refusal(error))
+            return
+        await self._change(interaction, lambda s: s.replace(quiet_hours=chosen), quiet_text)
+
+    @app_commands.command(name="pause", description="The longest a game may stay paused")
+    @app_commands.describe(longest="Such as 30m, 12h or 2d; default: the bot's own (1 day)")
+    @app_commands.rename(longest="max")
+    async def pause(self, interaction: discord.Interaction, longest: str) -> None:
+        if await self._refused(interaction):
+            return
+        try:
+            seconds = max_pause_of(longest)
+        except SettingError as error:
+            await replies.reply(interaction, refusal(error))
+            return
+        await self._change(interaction, lambda s: s.replace(max_pause=seconds), pause_text)
 
     @app_commands.command(name="tables", description="How many tables may be open at once")
     @app_commands.describe(per_host="Open tables (lobbies included) one host may have; 0: "

@@ -61,6 +61,7 @@ def replay(source: str | dict[str, Any], summary: bool = False) -> dict[str, Any
         })
 
     game = _run(source, None if summary else on_step)
+    _check_seat_changes(source)
     points = game.deal_points
     result_deals = []
     for index, deal_points in enumerate(points):
@@ -177,6 +178,35 @@ def _new_game(record: Any) -> Game:
         return cls(players, options, first_dealer)
     except RulesError as error:
         raise ReplayError(None, None, _reason(error)) from None
+
+
+def _check_seat_changes(record: Any) -> None:
+    """A record's ``seat_changes`` (optional: a seat that changed hands mid-game), checked
+    once its deals replayed: each names a deal of the record, a step from 0 to that
+    deal's number of actions, and a seat. Nothing else of the replay depends on them."""
+    changes = record.get("seat_changes")
+    if changes is None:
+        return
+    if not isinstance(changes, list):
+        raise ReplayError(None, None, T("'seat_changes' must be a list."))
+    deals, players = record["deals"], record["players"]
+    for change in changes:
+        if not isinstance(change, dict) or not all(_is_int(change.get(key))
+                                                   for key in ("deal", "step", "seat")):
+            raise ReplayError(None, None, T("A seat change needs whole numbers 'deal', "
+                                            "'step' and 'seat'."))
+        d, s, seat = change["deal"], change["step"], change["seat"]
+        if not 0 <= d < len(deals):
+            raise ReplayError(None, None, T("A seat change names deal {deal}, which the "
+                                            "record does not hold.", deal=d))
+        if not 0 <= s <= len(deals[d]["actions"]):
+            raise ReplayError(d, None, TN("A seat change names step {step}, but the deal "
+                                          "holds {n} action.",
+                                          "A seat change names step {step}, but the deal "
+                                          "holds {n} actions.", len(deals[d]["actions"]),
+                                          step=s))
+        if not 0 <= seat < players:
+            raise ReplayError(d, s, T("There is no seat {seat}.", seat=seat))
 
 
 def _parse_deal(d: int, raw: Any, players: int) -> tuple[Deal, list[Any]]:

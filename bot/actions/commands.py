@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import random
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
@@ -25,9 +26,11 @@ from bot.table.limits import Openings, Start
 from bot.table.manager import TableManager
 from bot.table.state import HANDS_MODES, LOBBY, STOPPED, Table, TableError, new_table_id
 from bot.table.timers import Clock, TableTimers
+from bot.table.when import WhenError
 from bot.ui import answer_guard, markup, replies
 from bot.ui.board import Board, save_posts
 from bot.ui.game_ui import GameUI, game_status_text
+from bot.ui.gathering import start_time
 from bot.ui.languages import table_language
 from bot.ui.markup import say_safe
 from bot.ui.permissions import can_attach, missing_permissions
@@ -36,6 +39,10 @@ from engine.text import T
 from locales import _, _n
 
 log = logging.getLogger(__name__)
+
+# A new table's host's name, its game's title, the server's settings → a note for the host.
+Opened = Callable[[Table, str, str, server_settings.ServerSettings], Awaitable[str | None]]
+Invited = Callable[[discord.Interaction, Table, list[Any]], Awaitable[None]]
 
 
 
@@ -55,6 +62,9 @@ class Commands:
         self.clock = clock
         self.limits = limits or Limits()
         self.openings = Openings(manager)  # open tables per server and host (the caps)
+        # After a table is open and posted (``bot.features.gathering``, set by the croupier).
+        self.opened: Opened | None = None
+        self.invited: Invited | None = None  # /<game> invite, likewise
         # Tables shuffle with their own Random; a seed (tests) makes every table reproducible.
         self._seeds = random.Random(seed) if seed is not None else None
 
@@ -74,10 +84,12 @@ class Commands:
     async def open_table(self, interaction: discord.Interaction, ui: GameUI,
                          raw_options: dict[str, Any], hands: str | None,
                          turn_timer: int | None, images: bool | None = None,
-                         language: str | None = None) -> None:
+                         language: str | None = None,
+                         invitation: table_setup.Invitation | None = None) -> None:
         """``/<game> start``: a lobby in this channel, its opener seated as host.
 
-        ``turn_timer`` is in seconds (0: no timer; None: not given)."""
+        ``turn_timer`` is in seconds (0: no timer; None: not given); ``invitation``: when
+        it starts and whose seats are kept (``bot.features.gathering``)."""
         answer_guard.answer_within(interaction, self.timing.start_answer_within)
         channel_id = interaction.channel_id or 0
         settings = await server_settings.read(self.manager.store, interaction.guild_id)
@@ -91,6 +103,23 @@ class Commands:
                     settings, ui.GAME_ID, ui.ENGINE.OPTIONS, raw_options))
             except OptionError as error:
                 problem = say_safe(error)
+        invitation = invitation or table_setup.Invitation()
+        starts_at: float | None = None
+        kept: list[int] = []
+        if problem is None:
+            try:
+                starts_at = table_setup.start_time(invitation, settings, self.clock.now())
+                kept = table_setup.kept_for(invitation, interaction.user.id)
+            except WhenError as error:  # (it quotes what they typed: escaped like a name)
+                problem = say_safe(error, typed=("value",))
+            except ValueError as error:
+                problem = str(error)
+        if problem is None and invitation.fill and not settings.ai_allowed:
+            problem = _("This server does not allow AI players, so empty seats cannot be "
+                        "filled with them.")
+        if problem is None and options is not None \
+                and len(kept) >= ui.ENGINE.player_range(options)[1]:
+            problem = _("You named more players than the table has seats for besides yours.")
         if problem is not None or options is None:
             await replies.reply(interaction, problem)
             return
@@ -104,12 +133,13 @@ class Commands:
             return
         with self.openings.opening(guild, host) as start:
             await self._open(interaction, ui, options, hands, turn_timer, images, language,
-                             settings, threaded, start)
+                             settings, threaded, start,
+                             table_setup.Arrival(starts_at, kept, invitation))
 
     async def _open(self, interaction: discord.Interaction, ui: GameUI, options: Options,
                     hands: str | None, turn_timer: int | None, images: bool | None,
                     language: str | None, settings: server_settings.ServerSettings,
-                    threaded: bool, start: Start) -> None:
+                    threaded: bool, start: Start, arrival: table_setup.Arrival) -> None:
         """The start checked: the thread (if any), the lobby stored and posted."""
         channel_id = interaction.channel_id or 0
         thread = await table_setup.open_thread(interaction, ui.title) if threaded else None
@@ -126,6 +156,7 @@ class Commands:
             table.channel_id, table.channel_name = thread.id, thread.name
         table.language = table_language(interaction, language or settings.language)
         table.ai_allowed, table.hints_allowed = settings.ai_allowed, settings.hints_allowed
+        table_setup.settle_in(table, settings, arrival, self.clock.now())
         # Pictures need Attach Files: without it they are left out, and the text says so.
         wanted = settings.images if images is None else images
         table.images = wanted and can_attach(interaction)
@@ -149,9 +180,21 @@ class Commands:
             return
         await save_posts(self.manager, table)
         self.timers.schedule(table)
-        opened = _("Your {game} table is open: {link}\nFriends press **Join**; you press "
-                   "**Start** when {players} players are seated.", game=ui.title,
-                   link=message.jump_url, players=table.player_range())
+        if table.starts_at is not None:
+            opened = _("Your {game} table is scheduled for {when}: {link}\nFriends press "
+                       "**Join** (or **Interested** on the server's event); it starts by "
+                       "itself at that time when {players} players are seated.",
+                       game=ui.title, when=start_time(table.starts_at),
+                       link=message.jump_url, players=table.player_range())
+        else:
+            opened = _("Your {game} table is open: {link}\nFriends press **Join**; you "
+                       "press **Start** when {players} players are seated.", game=ui.title,
+                       link=message.jump_url, players=table.player_range())
+        if self.opened is not None:  # its event, the invited told, the role called
+            note = await self.opened(table, interaction.user.display_name, ui.title,
+                                     settings)
+            if note:
+                opened += "\n" + note
         if wanted and not table.images:
             opened += "\n" + _("Pictures are off at this table: I lack the Attach Files "
                                "permission here.")
@@ -211,6 +254,17 @@ class Commands:
             await replies.reply(interaction, say_safe(error))
             return
         await self.lobby.click(interaction, table.table_id, table.step, action, via_command=True)
+
+    async def invite_command(self, interaction: discord.Interaction, ui: GameUI,
+                             members: list[Any]) -> None:
+        """``/<game> invite``: the host keeps seats (``bot.features.gathering``)."""
+        try:
+            table = self._table_for(interaction, ui)
+        except TableError as error:
+            await replies.reply(interaction, say_safe(error))
+            return
+        if self.invited is not None:
+            await self.invited(interaction, table, members)
 
     async def hand_command(self, interaction: discord.Interaction, ui: GameUI) -> None:
         try:

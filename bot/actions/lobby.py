@@ -7,6 +7,7 @@ edits the lobby message and answers on its own.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 
 import discord
@@ -23,6 +24,7 @@ from bot.ui.board import Board, save_posts
 from bot.ui.game_ui import GameUI, markup_names
 from bot.ui.hands import Hands
 from bot.ui.markup import say_safe
+from bot.ui.poster import Gone
 from engine.text import T, Text
 from locales import _, speaking
 
@@ -128,15 +130,30 @@ class Lobby:
             await replies.update(interaction, **await self.board.message(table))
 
     async def _start(self, interaction: discord.Interaction, table: Table) -> None:
-        ui = self.uis[table.game_id]
         await self.start_game(table, interaction.user.id)
+        await replies.update(interaction, content=None, view=None,
+                             embed=self._started(table))
+        await self.show_start(table)
+
+    def _started(self, table: Table) -> discord.Embed:
+        """What the lobby message becomes once its game started."""
+        ui = self.uis[table.game_id]
         with speaking(table.language):  # the lobby message: the channel reads it
             names = ", ".join(markup_names(table))
-            started = discord.Embed(
+            return discord.Embed(
                 title=_("{game} has started", game=ui.title), colour=ui.COLOUR,
                 description=_("Players, in seat order: {players}. The table is just below.",
                               players=names))
-        await replies.update(interaction, content=None, view=None, embed=started)
+
+    async def started_by_itself(self, table: Table) -> None:
+        """A lobby that started without a click (a scheduled table at its time): the lobby
+        message says so, then the table is posted below it."""
+        if table.posts.message_id is not None:
+            # (deleted by a moderator: Gone, and the table is posted all the same)
+            with contextlib.suppress(Gone):
+                await self.board.poster.edit(table.channel_id, table.guild_id,
+                                             table.posts.message_id, content=None,
+                                             view=None, embed=self._started(table))
         await self.show_start(table)
 
     async def start_game(self, table: Table, user_id: int,

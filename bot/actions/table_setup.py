@@ -11,11 +11,14 @@ table with the bot's own defaults (``server_settings.read`` logs it).
 from __future__ import annotations
 
 import logging
+import re
+from dataclasses import dataclass
 from typing import Any, Final
 
 import discord
 
 from bot.config.server_settings import ServerSettings
+from bot.table import when
 from bot.table.limits import Full
 from bot.table.state import Table
 from bot.ui import markup
@@ -105,3 +108,68 @@ async def open_thread(interaction: discord.Interaction, title: str) -> discord.T
     except discord.HTTPException as error:
         log.warning("cannot open a thread in channel %s: %s", channel.id, error)
         return None
+
+
+# -- bringing people: a scheduled start, kept seats (``bot.features.gathering``) ------------
+
+MENTION = re.compile(r"<@!?(\d{15,21})>")
+
+
+@dataclass(frozen=True)
+class Invitation:
+    """What ``/<game> start`` says of who comes and when: ``at`` a time (typed), in
+    ``timezone`` (typed; None: the server's), empty seats filled with AI players at the
+    time (``fill``), seats kept for the members ``players`` mentions, only them
+    (``invite_only``)."""
+
+    at: str | None = None
+    timezone: str | None = None
+    fill: bool = False
+    players: str | None = None
+    invite_only: bool = False
+
+
+def start_time(invitation: Invitation, settings: ServerSettings, now: float) -> float | None:
+    """The scheduled start (None: now); ``WhenError`` for what cannot be read."""
+    if invitation.at is None:
+        if invitation.timezone is not None:
+            when.parse_zone(invitation.timezone)  # (a bad one is still refused)
+        return None
+    zone = (when.parse_zone(invitation.timezone) if invitation.timezone is not None
+            else settings.timezone or "UTC")
+    return when.parse_start(invitation.at, zone, now)
+
+
+def kept_for(invitation: Invitation, host_id: int) -> list[int]:
+    """The members ``players:`` names (mentions), the host left out; ``ValueError`` (a
+    sentence) if it names nobody."""
+    if invitation.players is None:
+        return []
+    ids = [int(m) for m in MENTION.findall(invitation.players)]
+    if not ids:
+        raise ValueError(_("Name the players you keep seats for with mentions, for example "
+                           "{example}.", example="`players: @Bob @Carol`"))
+    return [u for u in dict.fromkeys(ids) if u != host_id]
+
+
+@dataclass(frozen=True)
+class Arrival:
+    """An ``Invitation`` read: the start (None: now), the members seats are kept for."""
+
+    starts_at: float | None
+    kept: list[int]
+    invitation: Invitation
+
+
+def settle_in(table: Table, settings: ServerSettings, arrival: Arrival, now: float) -> None:
+    """A new table's invitations and schedule, and the server's quiet hours and pause."""
+    table.reserved = list(arrival.kept)
+    table.invite_only = arrival.invitation.invite_only
+    table.fill_ai = arrival.invitation.fill
+    if arrival.starts_at is not None:
+        table.schedule(arrival.starts_at, now)
+    if settings.quiet_hours is not None:
+        table.quiet_hours = list(settings.quiet_hours)
+        table.quiet_zone = settings.timezone or "UTC"
+    if settings.max_pause is not None:
+        table.max_pause = float(settings.max_pause)

@@ -12,11 +12,20 @@ from typing import Any
 
 import discord
 
-from bot.ui import buttons, feature_buttons, lobby_controls, web_buttons
+from bot.ui import (
+    buttons,
+    feature_buttons,
+    lobby_controls,
+    pause_buttons,
+    takeover_buttons,
+    web_buttons,
+)
 
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     *buttons.DYNAMIC_ITEMS,
     *feature_buttons.DYNAMIC_ITEMS,
     *lobby_controls.DYNAMIC_ITEMS,
+    *pause_buttons.DYNAMIC_ITEMS,
+    *takeover_buttons.DYNAMIC_ITEMS,
     *web_buttons.DYNAMIC_ITEMS,
 )

@@ -37,10 +37,13 @@ from bot.actions.moves import Moves
 from bot.actions.visits import Visits
 from bot.app.health import Metrics
 from bot.config.settings import Limits, Shards, Timing
+from bot.features.gathering import Gathering
 from bot.features.hints import Hints
 from bot.features.nudges import Nudges
+from bot.features.pause import Pauses
 from bot.features.rematch import Rematches
 from bot.features.series import Series
+from bot.features.takeover import Takeovers
 from bot.images.painter import Painter
 from bot.play.deadlines import Deadlines
 from bot.play.driver import Driver
@@ -57,6 +60,7 @@ from bot.ui import replies
 from bot.ui.board import Board, save_posts
 from bot.ui.front import DiscordFront
 from bot.ui.game_ui import GameUI
+from bot.ui.gathering import Gatherings
 from bot.ui.hands import Hands
 from bot.ui.pacer import Pacer
 from bot.ui.poster import Poster
@@ -117,6 +121,11 @@ class Croupier:
                            self.visits, clock)  # its cooldown on the bot's clock
         # The table's Nudge button (bot.features.nudges).
         self.nudges = Nudges(self.clicks, self.steps, self.manager, self.hands, clock)
+        # The table's Pause / Resume vote (bot.features.pause).
+        self.pauses = Pauses(self.clicks, self.steps, self.presenter, self.driver, clock)
+        # Taking over a seat that was left (bot.features.takeover).
+        self.takeovers = Takeovers(self.clicks, self.steps, self.manager, self.board,
+                                   self.hands, self.driver, clock)
         self.commands = Commands(self.manager, self.clicks, self.lobby, self.moves, self.board,
                                  self.endings, self.timers, uis, timing, clock, seed,
                                  self.limits)
@@ -130,6 +139,12 @@ class Croupier:
                              self.rematches, self.poster, self.timers, store, uis, timing, clock)
         self.endings.standings = self.front.follow = self.series
         self.endings.debts.payers["series_over"] = self.series.post_over
+        # Scheduled tables, the role call, invitations (bot.features.gathering).
+        self.gathering = Gathering(self.manager, self.steps, self.lobby, self.board,
+                                   self.endings, self.timers, self.tasks,
+                                   Gatherings(client, self.poster), clock)
+        self.commands.opened, self.commands.invited = (self.gathering.opened,
+                                                       self.gathering.invite)
         # Closed tables' rows deleted after a while (their games stay): bot.table.retention.
         self.web_links: WebClicks | None = None  # the web table's (offer_web)
         self.pruner = Pruner(store, clock, self.tasks, self.limits.keep_closed,
@@ -142,6 +157,9 @@ class Croupier:
     async def _on_due(self, table_id: str, kind: str) -> None:
         if kind == "series":  # a series' next deal starts (bot.features.series)
             await self.series.due(table_id)
+            return
+        if kind in ("call", "begin"):  # a scheduled table's reminder, its time
+            await self.gathering.due(table_id, kind)
             return
         await self.deadlines.on_due(table_id, kind)
 
@@ -174,6 +192,18 @@ class Croupier:
 
     async def nudge_click(self, interaction: discord.Interaction, table_id: str) -> None:
         await self.nudges.click(interaction, table_id)
+
+    async def pause_click(self, interaction: discord.Interaction, table_id: str,
+                          motion: str) -> None:
+        await self.pauses.click(interaction, table_id, motion)
+
+    async def takeover_click(self, interaction: discord.Interaction, table_id: str,
+                             seat: int | None) -> None:
+        await self.takeovers.click(interaction, table_id, seat)
+
+    async def takeover_vote(self, interaction: discord.Interaction, table_id: str, ask: int,
+                            accept: bool) -> None:
+        await self.takeovers.vote(interaction, table_id, ask, accept)
 
     def offer_web(self, links: WebClicks, activity: bool = False) -> None:
         """The web table is served (``cogs.web_table``): its buttons on tables and hands

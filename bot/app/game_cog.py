@@ -18,6 +18,7 @@ from discord.ext import commands
 
 import locales
 from bot.actions.commands import Commands
+from bot.actions.table_setup import Invitation
 from bot.app.client import CardTableBot
 from bot.table.durations import DurationError, parse_duration
 from bot.table.state import HANDS_MODES
@@ -68,7 +69,21 @@ TABLE_OPTIONS = {
                      "(default 5m, or the server's)")),
     "language": (Optional[str],  # noqa: UP045  (its choices: locales.LANGUAGES)
                  T("The language of the table and its notices (default: the server's)")),
+    # Bringing people (bot.features.gathering): a scheduled start, kept seats.
+    "at": (Optional[str],  # noqa: UP045
+           T("Start later, as a server event: 20:30, tomorrow 20:30, fri 20:30, "
+             "2026-12-05 20:30")),
+    "timezone": (Optional[str],  # noqa: UP045
+                 T("Your time zone for at, such as Europe/Stockholm (default: the "
+                   "server's, else UTC)")),
+    "fill": (Optional[bool],  # noqa: UP045
+             T("At the start time, fill empty seats with AI players (default off)")),
+    "players": (Optional[str],  # noqa: UP045
+                T("Keep seats for these members: mention them (@Bob @Carol)")),
+    "invite_only": (Optional[bool],  # noqa: UP045
+                    T("Only the members you invite may join (default off)")),
 }
+INVITATION = ("at", "timezone", "fill", "players", "invite_only")
 # Each language by its own name: a Swede looks for "Svenska", not for "Swedish".
 LANGUAGE_CHOICES = [app_commands.Choice(name=locales.NAMES[code], value=code)
                     for code in locales.LANGUAGES]
@@ -97,6 +112,10 @@ class GameCog(commands.Cog):
         ):
             self.group.add_command(app_commands.Command(name=name, description=description,
                                                         callback=callback))
+        invite: app_commands.Command[Any, Any, None] = app_commands.Command(
+            name="invite", callback=self.invite,
+            description=T("Keep a seat at the lobby in this channel for a member (the host)"))
+        self.group.add_command(invite)
 
     async def cog_load(self) -> None:
         self.bot.tree.add_command(self.group)
@@ -135,9 +154,11 @@ class GameCog(commands.Cog):
                 # (it quotes what they typed: escaped like a name)
                 await replies.reply(interaction, markup.say_safe(error, typed=("value",)))
                 return
+            invitation = Invitation(**{k: v for k, v in chosen.items()
+                                       if k in INVITATION and v is not None})
             await self.commands.open_table(interaction, ui, options, chosen.get("hands"),
                                            timer, chosen.get("images"),
-                                           chosen.get("language"))
+                                           chosen.get("language"), invitation)
 
         start.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
         # Described on the callback, before the Command exists: the Command then makes
@@ -153,6 +174,14 @@ class GameCog(commands.Cog):
 
     async def leave(self, interaction: discord.Interaction) -> None:
         await self.commands.lobby_command(interaction, self.ui, "leave")
+
+    @app_commands.describe(player=T("The member to keep a seat for"),
+                           another=T("Another member"), third=T("A third member"))
+    async def invite(self, interaction: discord.Interaction, player: discord.Member,
+                     another: discord.Member | None = None,
+                     third: discord.Member | None = None) -> None:
+        members = [m for m in (player, another, third) if m is not None]
+        await self.commands.invite_command(interaction, self.ui, members)
 
     async def hand(self, interaction: discord.Interaction) -> None:
         await self.commands.hand_command(interaction, self.ui)

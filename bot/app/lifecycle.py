@@ -46,6 +46,7 @@ NEEDED_PERMISSIONS: tuple[str, ...] = (
     "attach_files",  # the picture beside the table and each hand (bot/ui/permissions.py)
     "send_messages_in_threads",  # a table in a thread
     "create_public_threads",  # a thread per game (/settings threads)
+    "create_events",  # a scheduled table's server event (/<game> start at:)
 )
 # Not asked for, as nothing uses them: Read Message History (the bot reads back only its
 # own DMs, which needs no permission), Manage Messages (it deletes only its own

@@ -103,6 +103,13 @@ def next_table(old: Table, seats: Sequence[Seat], now: float,
         stopped_by=None, follows=old.table_id, series_id=None, series_deal=0,
         series_totals=[], series_over=False, series_start_at=None, hinted=[],
         nudged_at=None, removed=[],  # (a new game has had no hint, no nudge, no removal)
+        # Not scheduled, nobody invited or called: its players are seated already.
+        starts_at=None, fill_ai=False, reminders_done=0, reserved=[], invite_only=False,
+        called=False,
+        # Not paused, nobody voting (the quiet hours and the longest pause stay).
+        pause_votes=[], paused_until=None, paused_by=[], turn_left=None,
+        # No seat has changed hands, nobody asks for one (bot.features.takeover).
+        seat_changes=[], takeover_ask=None, takeover_asks=0,
         # Where each player's DMs are (and whose are closed) is still true: no second notice.
         posts=Posts(dm_channels=dict(old.posts.dm_channels), dm_closed=set(old.posts.dm_closed)))
     known = {f.name for f in dataclasses.fields(Table)}  # (fields other features add)

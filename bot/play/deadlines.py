@@ -1,5 +1,5 @@
 """What happens when a table's timer is due: a lobby expires, a turn is reminded or runs out,
-a running game nobody moved on for ``Table.idle_limit`` is stopped.
+a running game nobody moved on for ``Table.idle_limit`` is stopped, a pause ends.
 
 ``TableTimers`` wakes ``on_due`` at the deadlines a table stores; each handler
 takes the table's lock, checks the deadline is still the one that woke it (the
@@ -21,6 +21,7 @@ import logging
 from bot.play.driver import Asked, Driver, ask, playing
 from bot.play.endings import Endings
 from bot.play.front import Front
+from bot.table import pause
 from bot.table.ai_runner import TAKEOVER_LEVEL
 from bot.table.manager import TableManager
 from bot.table.retention import idle_line
@@ -60,6 +61,8 @@ class Deadlines:
                 await self._remind(table)
             elif kind == "idle" and _idle_due(table, now):
                 await self._stop_idle(table)
+            elif kind == "resume" and pause.resume_due(table, now):  # the longest pause
+                await self._resume(table, now)
             elif (kind == "expire" and table.turn_deadline is not None
                   and now >= table.turn_deadline and table.automation() is None
                   and table.to_act is not None):
@@ -94,7 +97,8 @@ class Deadlines:
                                     f"idle-stop-{table.table_id}")
 
     async def _again(self, table: Table) -> None:
-        """After a failed idle stop: its timer again in a while (not at once, in a loop)."""
+        """After a failed idle stop or resume: its timer again in a while (not at once, in a
+        loop)."""
         await self.clock.sleep(IDLE_RETRY)
         if self.manager.is_live(table):
             self.driver.timers.schedule(table)
@@ -106,6 +110,16 @@ class Deadlines:
         if table.to_act is None or table.turn_deadline is None:
             return
         await self.front.remind(table)
+
+    async def _resume(self, table: Table, now: float) -> None:
+        outcome = await self.steps.apply(table, lambda t: pause.resume(t, now, by_vote=False))
+        if outcome.failed:  # storage: tried again in a while (not at once, in a loop)
+            self.driver.timers.cancel(table.table_id)
+            self.driver.tasks.serve(self._again(table), f"resume-{table.table_id}")
+            return
+        if outcome.saved:
+            await self.front.stepped(outcome)  # the table, and whoever is to act is told
+        self.driver.settle(table)
 
     async def _time_out(self, table: Table, asked: Asked) -> None:
         look_again = False

@@ -29,6 +29,7 @@ from typing import Protocol
 from bot.play.front import Front, GameRules, Rules
 from bot.play.owed import Debts
 from bot.storage import FinishedGame, SeatResult, StorageBusy, Store, VersionConflict
+from bot.table import takeover
 from bot.table.manager import TableManager
 from bot.table.state import FINISHED, LOBBY, PLAYING, STOPPED, Table
 from bot.table.tasks import TableTasks
@@ -202,17 +203,23 @@ def finished_game(table: Table, rules: GameRules, completed: bool, now: float
     totals, places, winners = game.totals, game.ranking(), set(game.winners())
     stakes = spec(table.game_id).chips
     chips = rules.chips(game) if completed and stakes else [0] * game.players
-    if any(s.is_ai for s in table.seats):  # chips never move with AI seats (storage)
+    # A seat that changed hands (bot.table.takeover) is credited to nobody: no user id,
+    # its holders' names in order; storage rates the others among themselves.
+    taken = takeover.changed_seats(table)
+    if any(s.is_ai for s in table.seats) or taken:  # chips never move then (storage)
         chips = [0] * game.players
-    seats = [SeatResult(seat=i, user_id=None if s.is_ai else s.user_id, name=s.name,
+    seats = [SeatResult(seat=i, user_id=None if s.is_ai or i in taken else s.user_id,
+                        name=" → ".join(takeover.holders(table, i)) if i in taken else s.name,
                         points=totals[i], place=places[i], won=i in winners, chips=chips[i])
              for i, s in enumerate(table.seats)]
     started = table.started_at if table.started_at is not None else table.created_at
     record = game.to_record()
     if table.hinted:  # records.md: other top-level keys are ignored by a replay
         record = {**record, "hinted": sorted(table.hinted)}
+    if taken:  # where each change happened, never who: a record is handed to anyone
+        record = {**record, "seat_changes": takeover.record_changes(table)}
     return FinishedGame(guild_id=table.guild_id or 0, channel_id=table.channel_id,
                         game=table.game_id, started_at=datetime.fromtimestamp(started, UTC),
                         ended_at=datetime.fromtimestamp(now, UTC), completed=completed,
                         record=record, seats=seats, table_id=table.table_id,
-                        stakes=stakes, hinted=bool(table.hinted))
+                        stakes=stakes, hinted=bool(table.hinted), taken_over=tuple(taken))

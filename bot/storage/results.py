@@ -9,7 +9,9 @@ rates and moves chips alike, and the rules can be tested without one:
 * a completed game counts (games, wins, points) for its human seats, in its
   server and in the global scope (``is_counted``, ``scopes``);
 * it changes ratings only when every seat is human, two or more, and nobody asked
-  for a hint (``is_rated``);
+  for a hint (``is_rated``). A seat that changed hands mid-game (``taken_over``) has no
+  user id: it counts for none of its holders, and the others are rated among themselves,
+  as people who all played the whole game;
 * it moves chips only when its kind has stakes and every seat is human
   (``moves_chips``). Storage knows no game by name: ``FinishedGame.stakes`` says.
 """
@@ -45,6 +47,10 @@ def check_seats(finished: FinishedGame) -> None:
     humans = [s.user_id for s in seats if s.user_id is not None]
     if len(set(humans)) != len(humans):
         raise InvalidResult("A user cannot hold two seats of one game.")
+    if any(s.user_id is not None for s in seats if s.seat in finished.taken_over) \
+            or not set(finished.taken_over) <= {s.seat for s in seats}:
+        raise InvalidResult("A seat that changed hands is a seat of the game, credited to "
+                            "nobody.")
     if any(s.place < 0 for s in seats):
         raise InvalidResult("A place cannot be negative.")
     if sum(s.chips for s in seats) != 0:
@@ -102,10 +108,13 @@ def is_counted(finished: FinishedGame) -> bool:
 def is_rated(finished: FinishedGame) -> bool:
     """Ratings change only for a completed game whose seats are all human (two or more)
     and where nobody asked for a hint: a game against AI seats, or one played with the
-    AI's help, says little about a person's skill against people."""
+    AI's help, says little about a person's skill against people. A seat that changed
+    hands (``taken_over``) was people's, though nobody's whole game: the others (two or
+    more) are rated among themselves, and it is left out like an AI seat's places."""
     humans = sum(1 for s in finished.seats if s.user_id is not None)
-    return (finished.completed and not finished.hinted and humans >= 2
-            and humans == len(finished.seats))
+    people = all(s.user_id is not None or s.seat in finished.taken_over
+                 for s in finished.seats)
+    return finished.completed and not finished.hinted and humans >= 2 and people
 
 
 def moves_chips(finished: FinishedGame) -> bool:

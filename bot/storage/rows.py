@@ -191,7 +191,8 @@ class CorruptTable:
 
 @dataclass(frozen=True)
 class SeatResult:
-    """How one seat ended a game. ``user_id`` None = an AI seat (named by ``name``)."""
+    """How one seat ended a game. ``user_id`` None = an AI seat (named by ``name``), or a
+    seat that changed hands mid-game (``FinishedGame.taken_over``: credited to nobody)."""
 
     seat: int
     user_id: int | None
@@ -224,6 +225,9 @@ class FinishedGame:
     table_id: str | None = None
     stakes: bool = False
     hinted: bool = False  # a player asked for a hint (bot.features.hints): counted, never rated
+    # Seats that changed hands mid-game (bot.features.takeover), each with no user id: the
+    # game counts for none of their holders, and the other seats are rated among themselves.
+    taken_over: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -32,7 +32,7 @@ def nudge_gap(turn_timer: float) -> float:
 def waiting_for(table: Table) -> int | None:
     """The seat of the person the table waits for now, or None (the bot plays)."""
     seat = table.to_act
-    return seat if seat is not None and table.automation() is None else None
+    return seat if seat is not None and table.automation() is None and not table.paused else None
 
 
 def check_nudge(table: Table, user_id: int, now: float, when: Callable[[float], str]) -> int:
@@ -40,6 +40,7 @@ def check_nudge(table: Table, user_id: int, now: float, when: Callable[[float], 
     changes nothing. ``when`` shows a moment to the reader (a front end's clock text)."""
     table.require_playing()
     table.seated(user_id)
+    table.require_running()  # (paused: nobody is waited for, bot.table.pause)
     seat = waiting_for(table)
     if seat is None:
         raise TableError(T("Nobody is being waited for just now: the bot is playing."))

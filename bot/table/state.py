@@ -24,19 +24,19 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.table import gathering
 from bot.table.ai_runner import AI_LEVELS
 from bot.table.ai_runner import seat_name as ai_seat_name
 from bot.table.autoplay import Policy, simple_action
-from bot.table.durations import next_reminder
 from bot.table.errors import StaleClick, TableError, refusal_text
 from bot.table.gathering import Gathering
 from bot.table.lines import move_line
-from bot.table.pause import PauseState
+from bot.table.pause_state import PauseState, arm_turn, remind_again
 from bot.table.posts import Posts
 from bot.table.seats import Seat
 from bot.table.snapshot import Snapshots
 from bot.table.status import Automation, Status
-from bot.table.takeover import TakeoverState
+from bot.table.takeover_state import TakeoverState
 from engine.core import PASS, Game, OptionError, Options, RulesError, parse_action
 from engine.events import DealStarted, Event, Played
 from engine.text import TN, T, Text
@@ -199,6 +199,9 @@ class Table(Snapshots, Gathering, PauseState, TakeoverState):
             # next table (a new one, a rematch) starts with nobody removed.
             raise TableError(T("The host removed you from this table, so you cannot join it "
                                "again."))
+        kept = gathering.join_refusal(self, user_id)  # invitations: kept seats, invite-only
+        if kept is not None:
+            raise TableError(kept)
         full = self._full(joining=True)
         if full is not None:
             raise TableError(full)
@@ -215,7 +218,7 @@ class Table(Snapshots, Gathering, PauseState, TakeoverState):
                                host=self.host_name))
         if level not in AI_LEVELS:
             raise TableError(T("Unknown AI level {level}.", level=repr(level)))
-        full = self._full(joining=False)
+        full = self._full(joining=False) or gathering.ai_refusal(self)
         if full is not None:
             raise TableError(full)
         same = sum(1 for s in self.seats if s.ai == level)
@@ -261,6 +264,9 @@ class Table(Snapshots, Gathering, PauseState, TakeoverState):
         if user_id != self.host_id:
             raise TableError(T("Only the host, {host}, can start the game.",
                                host=self.host_name))
+        if not self.may_start_early(now):
+            raise TableError(T("This table is scheduled: it can start from one hour before "
+                               "its time."))
         low, high, seated = self.engine.MIN_PLAYERS, self.engine.MAX_PLAYERS, len(self.seats)
         if not low <= seated <= high:  # the options' narrower range: check_players, below
             if low == high:
@@ -320,6 +326,7 @@ class Table(Snapshots, Gathering, PauseState, TakeoverState):
         """The seat and action of a click, or ``TableError``/``StaleClick``; changes nothing."""
         game = self.require_playing()
         seat = self.seated(user_id)
+        self.require_running()  # (paused: bot.table.pause)
         if step != self.step:
             raise StaleClick(T("That menu is out of date: the table has moved on."))
         to_act = game.to_act
@@ -378,7 +385,7 @@ class Table(Snapshots, Gathering, PauseState, TakeoverState):
 
     def remind_later(self, now: float) -> None:
         """A reminder was sent: a long turn may remind once more, later."""
-        self.reminder_at = next_reminder(self.turn_timer, self.turn_deadline, now)
+        remind_again(self, now)  # (through quiet hours: bot.table.quiet)
 
     def end_series_after_this(self) -> None:
         """The host ended the series (``bot.features.series``): no deal after this one."""
@@ -388,8 +395,8 @@ class Table(Snapshots, Gathering, PauseState, TakeoverState):
 
     def automation(self) -> Automation | None:
         """What the bot must do itself: finish, deal, auto, abandon, forced, ai, away;
-        None = wait."""
-        if self.status != PLAYING or self.game is None:
+        None = wait (also while paused: bot.table.pause)."""
+        if self.status != PLAYING or self.game is None or self.paused:
             return None
         game = self.game
         if game.is_over:
@@ -445,12 +452,9 @@ class Table(Snapshots, Gathering, PauseState, TakeoverState):
     # -- time ----------------------------------------------------------------------
 
     def arm_turn_timer(self, now: float) -> None:
-        """A fresh turn timer when a player (not the bot) must act, else none."""
-        if self.to_act is not None and self.automation() is None and self.turn_timer > 0:
-            self.turn_deadline = now + self.turn_timer
-            self.reminder_at = next_reminder(self.turn_timer, self.turn_deadline, now)
-        else:
-            self.turn_deadline = self.reminder_at = None
+        """A fresh turn timer when a player (not the bot) must act, else none (through
+        quiet hours; paused: none runs, ``bot.table.pause_state.arm_turn``)."""
+        arm_turn(self, now, waits=self.to_act is not None and self.automation() is None)
 
     def time_out(self, now: float, policy: Policy = simple_action) -> list[Event]:
         """The turn timer expired: play for the seat to act; the step's engine events."""

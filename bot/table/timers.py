@@ -19,7 +19,7 @@ from bot.table.state import LOBBY, PLAYING, Table
 
 log = logging.getLogger(__name__)
 
-# table id, kind (lobby, remind, expire, series, idle)
+# table id, kind (lobby, remind, expire, series, idle, resume)
 OnDue = Callable[[str, str], Awaitable[None]]
 
 
@@ -49,9 +49,12 @@ def next_due(table: Table) -> tuple[float, str] | None:
     if table.status == LOBBY:
         if table.series_start_at is not None:  # a series' next deal waits to start
             return table.series_start_at, "series"
-        return table.lobby_deadline(), "lobby"
+        # A scheduled lobby waits for its reminders and its time, not for activity.
+        return table.gathering_due() or (table.lobby_deadline(), "lobby")
     if table.status != PLAYING:
         return None
+    if table.paused_until is not None:  # paused: nothing runs but the pause's end
+        return table.paused_until, "resume"
     due: tuple[float, str] | None = None
     if table.reminder_at is not None:
         due = table.reminder_at, "remind"

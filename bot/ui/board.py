@@ -29,7 +29,15 @@ from bot.images.scene import Scene
 from bot.table.manager import TableManager
 from bot.table.state import LOBBY, PLAYING, Table
 from bot.table.timers import Clock
-from bot.ui import buttons, feature_buttons, lobby_controls, markup, web_buttons
+from bot.ui import (
+    buttons,
+    feature_buttons,
+    lobby_controls,
+    markup,
+    pause_buttons,
+    takeover_buttons,
+    web_buttons,
+)
 from bot.ui.attachments import Picture, show
 from bot.ui.game_ui import GameUI
 from bot.ui.poster import EditCoalescer, Gone, Poster
@@ -95,9 +103,11 @@ class Board:
             return {"content": None, "embed": embed, "view": None}, scene
         seat = table.to_act
         turn = (_("{player} to play", player=markup.mention(table.seats[seat].user_id))
-                if seat is not None and table.automation() is None else None)
+                if seat is not None and table.automation() is None and not table.paused else None)
         components = feature_buttons.add_nudge(buttons.table_view(table.table_id, table.step),
                                                table)
+        pause_buttons.add_pause(components, table)  # (row 2: bot.features.pause)
+        takeover_buttons.add_take_seat(components, table)  # (row 2: bot.features.takeover)
         if self.web_table:
             web_buttons.add_web(components, table.table_id,
                                 ("open", "watch", "play") if self.activity else ("open", "watch"))

@@ -16,9 +16,10 @@ import discord
 
 from bot.images import scene as pictures
 from bot.storage import Store
+from bot.table import gathering
 from bot.table.durations import describe_duration
 from bot.table.state import LOBBY, PLAYING, Table
-from bot.ui import markup
+from bot.ui import markup, pause_buttons
 from bot.ui.markup import safe_name, say_safe
 from bot.views.game_view import GameView, and_list, option_line, options_heading
 from engine.core import Game
@@ -55,7 +56,9 @@ class GameUI(GameView):
         minutes = int(table.lobby_idle // 60)
         idle = _n("an idle lobby closes after {n} minute", "an idle lobby closes after {n} minutes",
                   minutes)
-        embed.set_footer(text=f"{_table(table)} · {idle}")
+        # (a scheduled lobby does not idle out: its time is in the description)
+        embed.set_footer(text=_table(table) if table.starts_at is not None
+                         else f"{_table(table)} · {idle}")
         return markup.fit_embed(embed)
 
     def lobby_text(self, table: Table) -> str:
@@ -63,9 +66,22 @@ class GameUI(GameView):
         press = _("Press **Join** to take a seat. {host} presses **Start** when {needed} "
                   "players are seated.", host=safe_name(table.host_name),
                   needed=table.player_range())
-        closes = _("Closes {when} if nobody joins.",
-                   when=markup.relative_time(table.lobby_deadline()))
-        return f"{press}\n{closes}"
+        if table.starts_at is not None:  # a scheduled table: no idle end, a time
+            closes = _("Starts by itself {when}, with the players seated then.",
+                       when=f"<t:{int(table.starts_at)}:F> "
+                            f"({markup.relative_time(table.starts_at)})")
+        else:
+            closes = _("Closes {when} if nobody joins.",
+                       when=markup.relative_time(table.lobby_deadline()))
+        lines = [press, closes]
+        kept = gathering.kept_free(table)
+        if kept:  # (a mention in an embed pings nobody)
+            lines.append(_("Seats kept for: {players}",
+                           players=" ".join(markup.mention(u) for u in kept)))
+        if table.invite_only:
+            lines.append(_("By invitation only: the host invites with {command}.",
+                           command=f"`/{self.COMMAND} invite`"))
+        return "\n".join(lines)
 
     def table_embed(self, table: Table, view: dict[str, Any]) -> discord.Embed:
         """The public table: drawn from ``view`` (= ``game.public_view()``) only."""
@@ -74,7 +90,7 @@ class GameUI(GameView):
         lines = [middle] if middle else []
         if table.lines:
             lines.append("\n".join(f"› {say_safe(e)}" for e in table.lines))
-        lines.append(self.turn_line(table, view))
+        lines.append(pause_buttons.paused_line(table) or self.turn_line(table, view))
         embed.description = "\n\n".join(lines)
         embed.add_field(name=_("Players"), value=self.players_text(table, view), inline=False)
         # Translators: "My hand" is the table's button that shows a player their cards.

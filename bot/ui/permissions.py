@@ -39,3 +39,10 @@ def missing_permissions(interaction: discord.Interaction, threaded: bool = False
     if threaded:
         needed.append(("create_public_threads", T("Create Public Threads")))
     return [say(label) for attr, label in needed if not getattr(perms, attr)]
+
+
+def may_schedule(guild: discord.Guild | None) -> bool:
+    """Whether the bot may make the server's events (a scheduled table's): Create Events,
+    a server-wide permission (Discord gave it to every role that had Manage Events when
+    it split the two; an Administrator has it too)."""
+    return guild is not None and guild.me.guild_permissions.create_events

@@ -128,13 +128,16 @@ EventRef: TypeAlias = FakeScheduledEvent | int | str | discord.abc.Snowflake
 
 class ScheduledEvents:
     """The routes, the members' interest and the automation; the events live in
-    ``world.scheduled_events`` (they survive bot restarts, as the world does)."""
+    ``events``, which the world shows (``world.scheduled_events``: GUILD_CREATE); both
+    survive bot restarts, as the world does."""
 
     def __init__(self, fake: FakeState, gateway: Gateway, dispatch_soon: DispatchSoon) -> None:
         self.fake = fake
         self.gateway = gateway
         self.dispatch_soon = dispatch_soon
         self.creator_interested = True  # the creator is subscribed to its own event
+        self.events: dict[int, FakeScheduledEvent] = {}  # by id
+        fake.world.scheduled_events = self.events
 
     @property
     def world(self) -> World:
@@ -152,13 +155,13 @@ class ScheduledEvents:
     # ----- the test's side ------------------------------------------------------------
     def of(self, guild: FakeGuild, include_deleted: bool = False) -> list[FakeScheduledEvent]:
         """The guild's events (every status), oldest first."""
-        return [e for e in self.world.scheduled_events.values()
+        return [e for e in self.events.values()
                 if e.guild_id == guild.id and (include_deleted or not e.deleted)]
 
     def find(self, event: EventRef) -> FakeScheduledEvent:
         if isinstance(event, FakeScheduledEvent):
             return event
-        found = self.world.scheduled_events.get(
+        found = self.events.get(
             event.id if isinstance(event, discord.abc.Snowflake) else int(event))
         if found is None:
             raise FakeDiscordError(f"no scheduled event {event!r}")
@@ -167,7 +170,7 @@ class ScheduledEvents:
     def advance(self) -> list[FakeScheduledEvent]:
         """Apply Discord's automation up to ``world.now()``: the events that changed."""
         now = self.world.now()
-        return [e for e in self.world.scheduled_events.values()
+        return [e for e in self.events.values()
                 if not e.deleted and e.advance(now)]
 
     def catch_up(self) -> None:
@@ -219,7 +222,7 @@ class ScheduledEvents:
         return guild
 
     def _event(self, call: Call, guild: FakeGuild) -> FakeScheduledEvent:
-        event = self.world.scheduled_events.get(_snowflake(call.params["event_id"]))
+        event = self.events.get(_snowflake(call.params["event_id"]))
         if event is None or event.deleted or event.guild_id != guild.id:
             raise unknown("Guild Scheduled Event", UNKNOWN_EVENT)
         return event
@@ -261,7 +264,7 @@ class ScheduledEvents:
                                        "reached (100)")
         if self.creator_interested:
             event.interested.append(self.world.bot)
-        self.world.scheduled_events[event.id] = event
+        self.events[event.id] = event
         await self.announce("GUILD_SCHEDULED_EVENT_CREATE", event.payload(), guild.id)
         if self.creator_interested:
             await self.announce("GUILD_SCHEDULED_EVENT_USER_ADD",

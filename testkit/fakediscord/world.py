@@ -9,8 +9,8 @@ tests inspect it. The things themselves are ``entities``'s (re-exported here).
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Mapping
+from typing import Any, Protocol
 
 import discord
 
@@ -49,9 +49,6 @@ from .entities import (
     version_texts,
 )
 
-if TYPE_CHECKING:
-    from .events import FakeScheduledEvent
-
 __all__ = [
     "ADMINISTRATOR",
     "ALL_PERMISSIONS",
@@ -89,6 +86,19 @@ __all__ = [
 ]
 
 
+class ScheduledEvent(Protocol):
+    """What the world reads of a scheduled event (events.py's ``FakeScheduledEvent``):
+    GUILD_CREATE lists the unfinished ones."""
+
+    guild_id: int
+    deleted: bool
+
+    @property
+    def finished(self) -> bool: ...
+
+    def payload(self) -> dict[str, Any]: ...
+
+
 class World:
     """Everything the fake Discord knows. Survives bot restarts (it is the server).
 
@@ -116,7 +126,7 @@ class World:
         # Discord's clock, for what must be "in the future" (scheduled events): a test
         # whose bot runs on a ManualClock sets ``world.now = clock.now``.
         self.now: Callable[[], float] = time.time
-        self.scheduled_events: dict[int, FakeScheduledEvent] = {}  # events.py; by id
+        self.scheduled_events: Mapping[int, ScheduledEvent] = {}  # events.py's; by id
 
     # ----- building -------------------------------------------------------------------
     def _new_user(self, name: str, bot: bool = False) -> FakeUser:

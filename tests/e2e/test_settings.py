@@ -48,7 +48,7 @@ async def test_settings_are_for_those_who_manage_the_server(fake, general, run_b
     assert group.get("contexts") == [0] or group.get("dm_permission") is False
     assert {o["name"] for o in group["options"]} == {
         "show", "language", "timer", "ai", "images", "hints", "channels", "threads",
-        "rules", "tables"}
+        "timezone", "role", "rules", "quiet", "pause", "tables"}
     # A server may let others see the command (Integrations): they are still refused.
     for command, options in (("settings show", {}), ("settings threads", {"enabled": True}),
                              ("settings timer", {"time": "2h"})):
