@@ -68,7 +68,7 @@ class Gathering:
         if table.starts_at is not None:
             event = await self.discord.create_event(table, title, host)
             if event is None:
-                note = _("I could not create a server event for it (I need the Manage "
+                note = _("I could not create a server event for it (I need the Create "
                          "Events permission): the lobby shows the time instead.")
             table.posts.event_id = event
         if table.reserved:
@@ -77,13 +77,15 @@ class Gathering:
                                    table.reserved)
         if settings.call_role is not None and (table.starts_at is None
                                                or table.reminders_done > 0):
-            await self._call(table, settings.call_role)
+            async with self.steps.hold(table) as live:  # (a Join may be under way)
+                if live:
+                    await self._call(table, settings.call_role)
         await save_posts(self.manager, table)
         return note
 
     async def _call(self, table: Table, role_id: int) -> None:
         """Ping the role, once per lobby (the mark is saved before the ping: a crash in
-        between loses a ping rather than sending two)."""
+        between loses a ping rather than sending two). The caller holds the table."""
         if table.called:
             return
 

@@ -131,7 +131,7 @@ def lobby_of_closed(channel: FakeChannel) -> str:
     return closed[-1].embeds[0].get("description") or "" if closed else ""
 
 
-async def test_without_manage_events_the_lobby_alone_shows_the_time(
+async def test_without_create_events_the_lobby_alone_shows_the_time(
         fake: FakeDiscord, general: FakeChannel, alice: FakeUser, bots: Bots):
     clock = ManualClock()
     fake.world.now = clock.now
@@ -140,7 +140,7 @@ async def test_without_manage_events_the_lobby_alone_shows_the_time(
     await start.wait_answered()
     await fake.settle()
     assert fake.scheduled_events() == []
-    assert "Manage Events" in start.text()
+    assert "Create Events" in start.text()
     assert "Starts by itself" in lobby_of(fake, general).embeds[0]["description"]
 
 
@@ -201,3 +201,32 @@ def role_pings(fake: FakeDiscord, role: int) -> int:
                 or role in {int(r) for r in allowed.get("roles") or ()}:
             count += 1
     return count
+
+
+async def test_a_scheduled_table_starts_by_itself_with_the_joined_players(
+        fake: FakeDiscord, general: FakeChannel, alice: FakeUser, bob: FakeUser,
+        cy: FakeUser, bots: Bots):
+    clock = ManualClock()
+    fake.world.now = clock.now
+    fake.set_bot_guild_permissions(create_events=True)
+    bot = await bots.new(clock)
+    await fake.start_bot(bot)
+    at = minute(clock.now() + 2 * HOUR)
+    start = await fake.slash(alice, general, "jazz start", at=typed(at))
+    await start.wait_answered()
+    await fake.settle()
+    for player in (bob, cy):
+        await (await fake.click(player, lobby_of(fake, general), label="Join")).wait_answered()
+        await fake.settle()
+    early = await fake.click(alice, lobby_of(fake, general), label="Start")
+    await early.wait_answered()
+    assert "can start from one hour before" in early.text()  # not yet
+    clock.advance(at - clock.now() - 1)
+    await fake.settle()
+    assert bot.croupier.manager.in_channel(general.id).game is None  # a second early
+    clock.advance(1)
+    await fake.settle()
+    live = bot.croupier.manager.in_channel(general.id)
+    assert live is not None and live.game is not None
+    assert [s.user_id for s in live.seats] == [alice.id, bob.id, cy.id]  # no AI player
+    assert fake.scheduled_events()[0].status == ACTIVE
