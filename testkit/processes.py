@@ -335,7 +335,7 @@ READY = re.compile(r"(\S+) is ready in (\d+) servers?; invite link: (\S+)")
 # What the invite link must ask for: what the bot uses (docs/running-the-bot.md).
 NEEDED = discord.Permissions(
     view_channel=True, send_messages=True, send_messages_in_threads=True, embed_links=True,
-    attach_files=True, create_public_threads=True)
+    attach_files=True, create_public_threads=True, create_events=True)
 
 
 def isolated_env(fake: FakeDiscord, database: Path, **changes: str) -> dict[str, str]:

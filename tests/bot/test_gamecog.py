@@ -67,7 +67,7 @@ def test_the_group_has_every_subcommand():
     from cogs.jazz import JazzCog
 
     names = {c.name for c in JazzCog(bot).group.commands}
-    assert names == {"start", "join", "leave", "hand", "stop", "rules", "status"}
+    assert names == {"start", "join", "leave", "hand", "stop", "rules", "status", "invite"}
 
 
 def test_an_option_description_is_cut_to_100_with_its_default():
