@@ -40,10 +40,10 @@ def help_embed(bot: CardTableBot) -> discord.Embed:
         # the start command: keep them as they are
         "**" + _("Getting a table together") + "**\n"
         + _("`start at:20:30` schedules the table as a server event: whoever joins (or "
-            "presses Interested) is reminded an hour and ten minutes before, and it starts "
-            "by itself at the time (`fill:true`: with AI players in the empty seats). "
-            "`players:@Bob @Carol` keeps seats for friends; `invite_only:true` lets only "
-            "them join.") + "\n"
+            "presses Interested) is reminded an hour before and again ten minutes before, "
+            "and it starts by itself at the time (`fill:true`: with AI players in the "
+            "empty seats). `players:@Bob @Carol` keeps seats for friends; "
+            "`invite_only:true` lets only them join.") + "\n"
         # Translators: **Take a seat**, **Pause** and **Resume** are the table's buttons:
         # use their translations
         + _("When a player leaves or is away, someone else may press **Take a seat**: the "

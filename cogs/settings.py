@@ -122,8 +122,9 @@ def role_text(settings: ServerSettings) -> str:
     if settings.call_role is None:
         return _("No role is called when a table needs players.")
     # (a role mention in an embed or an ephemeral answer pings nobody)
+    role = f"<@&{settings.call_role}>"
     return _("{role} is called once when a lobby opens or a scheduled table is near, "
-             "with how many players it still needs.", role=f"<@&{settings.call_role}>")
+             "with how many players it still needs.", role=role)
 
 
 def rules_text(settings: ServerSettings, game: str) -> str:

@@ -30,7 +30,6 @@ from bot.table.when import WhenError
 from bot.ui import answer_guard, markup, replies
 from bot.ui.board import Board, save_posts
 from bot.ui.game_ui import GameUI, game_status_text
-from bot.ui.gathering import start_time
 from bot.ui.languages import table_language
 from bot.ui.markup import say_safe
 from bot.ui.permissions import can_attach, missing_permissions
@@ -184,7 +183,7 @@ class Commands:
             opened = _("Your {game} table is scheduled for {when}: {link}\nFriends press "
                        "**Join** (or **Interested** on the server's event); it starts by "
                        "itself at that time when {players} players are seated.",
-                       game=ui.title, when=start_time(table.starts_at),
+                       game=ui.title, when=markup.start_time(table.starts_at),
                        link=message.jump_url, players=table.player_range())
         else:
             opened = _("Your {game} table is open: {link}\nFriends press **Join**; you "

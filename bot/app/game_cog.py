@@ -74,8 +74,8 @@ TABLE_OPTIONS = {
            T("Start later, as a server event: 20:30, tomorrow 20:30, fri 20:30, "
              "2026-12-05 20:30")),
     "timezone": (Optional[str],  # noqa: UP045
-                 T("Your time zone for at, such as Europe/Stockholm (default: the "
-                   "server's, else UTC)")),
+                 T("Your time zone for the at option, such as Europe/Stockholm (default: "
+                   "the server's, else UTC)")),
     "fill": (Optional[bool],  # noqa: UP045
              T("At the start time, fill empty seats with AI players (default off)")),
     "players": (Optional[str],  # noqa: UP045
@@ -114,7 +114,7 @@ class GameCog(commands.Cog):
                                                         callback=callback))
         invite: app_commands.Command[Any, Any, None] = app_commands.Command(
             name="invite", callback=self.invite,
-            description=T("Keep a seat at the lobby in this channel for a member (the host)"))
+            description=T("The host keeps a seat at the lobby in this channel for a member"))
         self.group.add_command(invite)
 
     async def cog_load(self) -> None:

@@ -21,7 +21,7 @@ from engine.text import TN, T
 
 EARLIEST = 120.0  # a scheduled start is at least this many seconds ahead…
 LATEST = 30 * 86400.0  # …and at most this many (30 days)
-EXAMPLE_ZONE = "Europe/Stockholm"
+EXAMPLE_ZONE = "`Europe/Stockholm`"  # not for players: a zone's name, as typed
 # What the refusals list (in code font: typed as they are, in any language).
 START_FORMS = "`20:30`, `tomorrow 20:30`, `fri 20:30`, `2026-12-05 20:30`"
 CLOCK_FORMS = "`20:30`, `8pm`"
@@ -60,7 +60,7 @@ def parse_zone(text: str) -> str:
     name = _zones().get(typed) if len(typed) <= 64 else None
     if name is None:
         raise WhenError(T("I do not know the time zone {value}. Write a name like {example} "
-                          "or {utc}.", value=_typed(text), example=f"`{EXAMPLE_ZONE}`",
+                          "or {utc}.", value=_typed(text), example=EXAMPLE_ZONE,
                           utc="`UTC`"))
     return name
 

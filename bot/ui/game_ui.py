@@ -67,9 +67,8 @@ class GameUI(GameView):
                   "players are seated.", host=safe_name(table.host_name),
                   needed=table.player_range())
         if table.starts_at is not None:  # a scheduled table: no idle end, a time
-            closes = _("Starts by itself {when}, with the players seated then.",
-                       when=f"<t:{int(table.starts_at)}:F> "
-                            f"({markup.relative_time(table.starts_at)})")
+            when = markup.start_time(table.starts_at)
+            closes = _("Starts by itself {when}, with the players seated then.", when=when)
         else:
             closes = _("Closes {when} if nobody joins.",
                        when=markup.relative_time(table.lobby_deadline()))
@@ -79,8 +78,9 @@ class GameUI(GameView):
             lines.append(_("Seats kept for: {players}",
                            players=" ".join(markup.mention(u) for u in kept)))
         if table.invite_only:
+            invite = f"`/{self.COMMAND} invite`"
             lines.append(_("By invitation only: the host invites with {command}.",
-                           command=f"`/{self.COMMAND} invite`"))
+                           command=invite))
         return "\n".join(lines)
 
     def table_embed(self, table: Table, view: dict[str, Any]) -> discord.Embed:

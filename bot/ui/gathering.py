@@ -34,11 +34,6 @@ def _utc(timestamp: float) -> dt.datetime:
     return dt.datetime.fromtimestamp(timestamp, dt.UTC)
 
 
-def start_time(timestamp: float) -> str:
-    """A scheduled start as each reader sees it: their own date and time, and how soon."""
-    return f"<t:{int(timestamp)}:F> ({markup.relative_time(timestamp)})"
-
-
 class Gatherings:
     """The Discord side of scheduled tables, role calls and invitations."""
 
@@ -127,7 +122,7 @@ class Gatherings:
             needed = gathering.needed(table)
             wanted = (_n("needs {n} more player", "needs {n} more players", needed)
                       if needed else _("has players enough, and room for more"))
-            when = (_(" It starts {when}.", when=start_time(table.starts_at))
+            when = (" " + _("It starts {when}.", when=markup.start_time(table.starts_at))
                     if table.starts_at is not None else "")
             if len(table.seats) >= table.seat_range[1]:
                 wanted = _("is full")
@@ -177,7 +172,7 @@ class Gatherings:
         with locales.speaking(table.language):
             players = " ".join(markup.mention(s.user_id) for s in table.humans)
             return _("⏰ {players}: the {game} table starts {when}. {link}", players=players,
-                     game=table.title, when=start_time(table.starts_at), link=link)
+                     game=table.title, when=markup.start_time(table.starts_at), link=link)
 
     def called_off_text(self, table: Table) -> str:
         with locales.speaking(table.language):

@@ -241,6 +241,11 @@ def relative_time(timestamp: float) -> str:
     return f"<t:{int(timestamp)}:R>"
 
 
+def start_time(timestamp: float) -> str:
+    """A time ahead as each reader sees it: their own date and time, and how soon."""
+    return f"<t:{int(timestamp)}:F> ({relative_time(timestamp)})"
+
+
 def jump_url(guild_id: int | None, channel_id: int, message_id: int | None) -> str:
     where = str(guild_id) if guild_id is not None else "@me"
     if message_id is None:
