@@ -30,10 +30,20 @@ _UTC_NAMES = ("utc", "gmt", "z", "zulu")
 _CLOCK = re.compile(r"(\d{1,2})(?:[:.](\d{2}))?\s*(?:(am|a\.m\.|pm|p\.m\.))?", re.ASCII)
 _QUIET = re.compile(r"(.+?)\s*[-–—]\s*(.+)")
 _DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})(?:t|\s+)(.+)", re.ASCII)
+# The day words, in the bot's four languages (a Swede types "fre 20:30" or "imorgon 20:30").
 _WEEKDAYS = {name: day for day, names in enumerate((
-    ("mon", "monday"), ("tue", "tues", "tuesday"), ("wed", "wednesday"),
-    ("thu", "thur", "thurs", "thursday"), ("fri", "friday"), ("sat", "saturday"),
-    ("sun", "sunday"))) for name in names}
+    ("mon", "monday", "mån", "måndag", "man", "mandag", "пн", "понедельник"),
+    ("tue", "tues", "tuesday", "tis", "tisdag", "tir", "tirsdag", "вт", "вторник"),
+    ("wed", "wednesday", "ons", "onsdag", "ср", "среда", "среду"),
+    ("thu", "thur", "thurs", "thursday", "tor", "torsdag", "чт", "четверг"),
+    ("fri", "friday", "fre", "fredag", "пт", "пятница", "пятницу"),
+    ("sat", "saturday", "lör", "lördag", "lør", "lørdag", "сб", "суббота", "субботу"),
+    ("sun", "sunday", "sön", "söndag", "søn", "søndag", "вс", "воскресенье"))
+) for name in names}
+_TODAY = ("today", "idag", "сегодня")
+_TOMORROW = ("tomorrow", "imorgon", "imorgen", "завтра")
+# Two-word day words written as one ("i morgon" → "imorgon").
+_JOINED = {"i dag": "idag", "i morgon": "imorgon", "i morgen": "imorgen"}
 
 
 class WhenError(ValueError):
@@ -150,7 +160,10 @@ def _read_start(text: str, zone: tzinfo, now: float) -> float:
         if minutes is None:
             raise _unreadable(text)
         return _local(day, minutes, zone, text)
+    for two, one in _JOINED.items():
+        typed = typed.replace(two + " ", one + " ", 1) if typed.startswith(two + " ") else typed
     word, _, rest = typed.partition(" ")
+    word = "today" if word in _TODAY else "tomorrow" if word in _TOMORROW else word
     if word not in ("today", "tomorrow") and word not in _WEEKDAYS:
         word, rest = "", typed
     minutes = _clock(rest)

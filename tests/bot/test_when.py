@@ -122,6 +122,17 @@ TUESDAY_NOON = at(2026, 12, 1, 12)
     ("2026-12-05T20:30Z", at(2026, 12, 5, 20, 30)),  # its own offset wins
     ("2026-12-05T20:30+05:30", at(2026, 12, 5, 20, 30, offset=5.5)),
     ("2026-12-05 20:30-05:00", at(2026, 12, 5, 20, 30, offset=-5)),
+    # The day words of the bot's other languages: Swedish, Danish, Russian.
+    ("imorgon 20:30", at(2026, 12, 2, 20, 30, offset=1)),
+    ("i morgon 20:30", at(2026, 12, 2, 20, 30, offset=1)),
+    ("i morgen 20:30", at(2026, 12, 2, 20, 30, offset=1)),
+    ("i dag 20:30", at(2026, 12, 1, 20, 30, offset=1)),
+    ("завтра 20:30", at(2026, 12, 2, 20, 30, offset=1)),
+    ("fre 20:30", at(2026, 12, 4, 20, 30, offset=1)),
+    ("lördag 20:30", at(2026, 12, 5, 20, 30, offset=1)),
+    ("lørdag 20:30", at(2026, 12, 5, 20, 30, offset=1)),
+    ("Пятница 20:30", at(2026, 12, 4, 20, 30, offset=1)),
+    ("mandag 20:30", at(2026, 12, 7, 20, 30, offset=1)),
 ])
 def test_starts_are_read_in_the_servers_zone(typed, expected):
     assert parse_start(typed, STOCKHOLM, TUESDAY_NOON) == expected
