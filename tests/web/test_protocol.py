@@ -218,13 +218,18 @@ async def test_the_host_starts_the_rematch_from_the_page_and_the_pages_follow(
         pass
     assert "Only the host" in refused["reason"] and live(bot, general) is None
     await pages[host].send(type="rematch")
-    await idle(bot)
+    # (each page is moved to the rematch once it exists: wait for that, not for the bot
+    # to look idle, which it may before the page's frame has even arrived)
+    sessions = {}
+    for user, page in pages.items():
+        while (frame := await page.next())["type"] != "session":
+            pass
+        sessions[user] = frame
     rematch = live(bot, general)
     assert rematch is not None and rematch.follows == first.table_id
     assert rematch.status == "playing"  # started at once, as Discord's Rematch does
-    for page in pages.values():
-        while (frame := await page.next())["type"] != "session":
-            pass
+    for user, page in pages.items():
+        frame = sessions[user]
         assert frame["table"] == rematch.table_id and frame["role"] == "seat"
         assert (await page.snapshot())["table"] == rematch.table_id
         await page.close()
