@@ -50,14 +50,20 @@ def help_embed(bot: CardTableBot) -> discord.Embed:
             "host (or the other players, if the host is gone) accepts. The players may "
             "**Pause** the table by a vote, and **Resume** it the same way."),
         # Translators: the words in `backticks` are commands: keep them as they are
-        _("**Results**: `/leaderboard` (ratings per game, this server or everywhere) · "
+        _("**Results**: `/leaderboard` (ratings per game, this server or everywhere; "
+          "`period:` the last 7 or 30 days, or a season) · "
           "`/stats` · `/history` (recent games, each downloadable as a record that "
           "`python -m engine replay` checks) · `/chips` (AttackJack balances)."),
+        # Translators: the words in `backticks` are commands, **Sign up** a button
+        _("**Tournaments**: `/tournament create` (server managers) opens a Swiss or "
+          "knockout tournament; players press **Sign up**, each table plays in a thread of "
+          "its own, and `/tournament show` gives the standings."),
         # Translators: `/settings` is a command: keep it as it is
         _("**Server managers**: `/settings` chooses the language, turn timer, channels, "
           "threads and house rules of new tables, the server's time zone, a role to call "
           "when a table needs players, quiet hours (slow games' timers stand still and no "
-          "reminders go out) and the longest pause."),
+          "reminders go out), the longest pause, and seasons with their champion and "
+          "rating-tier roles."),
     ))
     return markup.fit_embed(embed)
 

@@ -4,9 +4,10 @@ The answer is ephemeral (a lookup, not news for the channel): up to ten games,
 newest first, with their results, a button to page back to older ones, and a
 select that answers with a game's record as a JSON file (``records.md``), byte
 for byte as storage keeps it, so ``python -m engine replay`` can check the
-score. Only games of channels the asking member can view are listed or handed
-out (``may_see``). Components carry everything a click needs in their custom_id,
-so they keep working after a restart:
+score, and with **Replay**, which steps through the game in a private message
+(``bot.features.replays``). Only games of channels the asking member can view are
+listed or handed out (``bot.ui.visibility.may_see``). Components carry everything a
+click needs in their custom_id, so they keep working after a restart:
 
 * ``ct:hist:<c|u>:<channel or user id>:<game or ->:<before game id, 0 = newest>``
 * ``ct:rec`` — the download select; its values are game ids
@@ -27,8 +28,10 @@ from discord.ext import commands
 from bot.app.client import CardTableBot
 from bot.storage import GameSummary, SeatResult, Store
 from bot.ui import answer_guard, markup, replies
+from bot.ui.replay_buttons import ReplayButton
+from bot.ui.visibility import may_see
 from bot.ui.web_buttons import link_view
-from cogs.leaderboard import game_choices, game_title, where_text
+from cogs.board_texts import game_choices, game_title, where_text
 from locales import _
 
 log = logging.getLogger(__name__)
@@ -184,40 +187,6 @@ class RecordSelect(discord.ui.DynamicItem[discord.ui.Select], template=RECORD_ID
             await answer_guard.run_click(interaction, lambda: cog.download(interaction, values))
 
 
-def may_see(interaction: discord.Interaction, game: GameSummary) -> bool:
-    """Whether the asking member can view the channel the game was played in and read its
-    history (without Read Message History Discord shows them only what is posted while
-    they look: never a finished game's result); in a DM, only their own games."""
-    guild, member = interaction.guild, interaction.user
-    played = any(s.user_id == member.id for s in game.players)
-    if guild is None or not isinstance(member, discord.Member):
-        return played
-    if game.channel_id == interaction.channel_id:
-        # Asked from that very channel (or a message in it): Discord's own reckoning of
-        # the member's permissions there comes with the interaction.
-        return reads_history(interaction.permissions)
-    channel = guild.get_channel_or_thread(game.channel_id)
-    if channel is None:
-        return False  # deleted, or a thread the bot no longer holds (archived)
-    if not isinstance(channel, discord.Thread):
-        return reads_history(channel.permissions_for(member))
-    # A thread has its parent's permissions, as on Discord (discord.py's
-    # Thread.permissions_for raises when the parent is not cached).
-    parent = channel.parent
-    if parent is None or not reads_history(parent.permissions_for(member)):
-        return False
-    # A private thread shows only to its members and to Manage Threads; the bot does
-    # not keep thread members, so a seat (or owning the thread) stands for membership.
-    return (not channel.is_private() or played or channel.owner_id == member.id
-            or parent.permissions_for(member).manage_threads)
-
-
-def reads_history(permissions: discord.Permissions) -> bool:
-    """Whether these permissions show a channel's past messages: View Channel and Read
-    Message History."""
-    return permissions.view_channel and permissions.read_message_history
-
-
 def record_filename(game: str, game_id: int) -> str:
     return f"cardtable-{game}-{game_id}.json"
 
@@ -235,6 +204,17 @@ class History(commands.Cog):
 
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(PageButton, RecordSelect)
+
+    def records_view(self, games: list[GameSummary]) -> discord.ui.View | None:
+        """The download select of ``games``, for another command's answer (``/stats
+        opponent:``). Built here, by the loaded cog: ``load_extension`` runs this module
+        afresh, so a ``RecordSelect`` imported elsewhere would be another class than the
+        one registered, and sending it would register that one in its place."""
+        if not games:
+            return None
+        view = discord.ui.View(timeout=None)
+        view.add_item(RecordSelect([option_for(g) for g in games]))
+        return view
 
     @app_commands.command(name="history",
                           description="Recent games here, or a player's, with their records")
@@ -336,12 +316,13 @@ class History(commands.Cog):
                                 _("I cannot find that game's record on this server."))
             return
         name = record_filename(summary.game, game_id)
-        # Where the web table is served: a replay of the game in the browser, for this
-        # member alone (a single-use link), beside the record.
+        # Replay steps through the game here, privately; where the web table is served,
+        # a replay in the browser too, for this member alone (a single-use link).
         web = self.bot.croupier.web_links
         view = link_view(web.replay_url(interaction.user.id, game_id),
                          # Translators: a link button: step through a finished game
-                         _("Replay")) if web is not None else None
+                         _("Replay")) if web is not None else discord.ui.View(timeout=None)
+        view.add_item(ReplayButton(game_id=game_id))
         await replies.reply(
             # Translators: `python -m engine replay {file}` is a command: keep it as it is
             interaction, _("The record of game #{id} ({game}). Check every score with "

@@ -19,7 +19,7 @@ from __future__ import annotations
 import logging
 import re
 from dataclasses import dataclass
-from typing import Any, Literal, cast
+from typing import Any, cast
 
 import discord
 from discord import app_commands
@@ -30,15 +30,28 @@ from bot.storage import STARTING_CHIPS, ChipsRow, LeaderboardRow, Store
 from bot.storage.ratings import PROVISIONAL_GAMES
 from bot.ui import answer_guard, markup, replies
 from bot.ui.pages import NAV_PATTERN, Page, nav_button, nav_view
-from engine.registry import available_games, game_class
-from engine.text import T
+from cogs.board_texts import (
+    TROUBLE,
+    Scope,
+    answer_click,
+    board_line,
+    game_choices,
+    game_title,
+    games_text,
+    player_name,
+    points_text,
+    provisional_text,
+    rank_of_text,
+    send_board,
+    where_text,
+    wins_text,
+    you_text,
+)
 from locales import _, _n, say
 
 log = logging.getLogger(__name__)
 
 COG_NAME = "Leaderboards"  # not for players: the cog's name, for get_cog
-NAME_WIDTH = 32
-Scope = Literal["server", "global"]
 
 
 def counting_note() -> str:
@@ -69,15 +82,15 @@ BOARD_TEMPLATE = (rf"ct:lb:(?P<game>[a-z_]{{1,24}}):(?P<scope>[sg]):(?P<owner>\d
 CHIPS_TEMPLATE = rf"ct:chips:(?P<owner>\d{{1,20}}):{NAV_PATTERN}"
 
 
-def game_choices() -> list[app_commands.Choice[str]]:
-    return [app_commands.Choice(name=game_class(g).TITLE, value=g) for g in available_games()]
+# /leaderboard period (cogs.period_boards): all time, the rolling windows, a season.
+PERIOD_CHOICES = [app_commands.Choice(name="All time", value="all"),
+                  app_commands.Choice(name="Last 7 days", value="week"),
+                  app_commands.Choice(name="Last 30 days", value="month"),
+                  app_commands.Choice(name="Season", value="season")]
 
 
-def game_title(game: str) -> str:
-    try:
-        return game_class(game).TITLE
-    except (KeyError, ImportError, AttributeError):
-        return game
+
+
 
 
 def board_id(game: str, scope: Scope, owner: int, action: str, page: int) -> str:
@@ -94,25 +107,10 @@ def _checked(custom_id: str, template: str) -> str:
     return custom_id
 
 
-def games_text(games: int, shown: str | None = None) -> str:
-    """"12 games" (``shown``: the number as written, e.g. in bold)."""
-    # Translators: {count} is the number of games, maybe in bold
-    return _n("{count} game", "{count} games", games, count=shown or str(games))
 
 
-def wins_text(wins: int, rate: float, shown: str | None = None) -> str:
-    """"5 wins (42%)"."""
-    # Translators: {count} is the number of games won, maybe in bold; {rate} the share won
-    return _n("{count} win ({rate})", "{count} wins ({rate})", wins,
-              count=shown or str(wins), rate=format(rate, ".0%"))
 
 
-def points_text(points: int, shown: str | None = None) -> str:
-    """"+14 points": the points scored in all, signed."""
-    # Translators: {points} is a signed sum of points (+14, -3), maybe in bold; English
-    # says "points" for one point as well
-    return _n("{points} points", "{points} points", abs(points),
-              points=shown or format(points, "+d"))
 
 
 def chips_text(balance: int) -> str:
@@ -121,31 +119,12 @@ def chips_text(balance: int) -> str:
     return _n("{count} chip", "{count} chips", abs(balance), count=format(balance, ","))
 
 
-def provisional_text() -> str:
-    # Translators: after a rating (in parentheses): it rests on fewer than five rated games
-    return _("provisional")
 
 
-def you_text() -> str:
-    # Translators: marks the reader's own line on a leaderboard ("⬅️ you")
-    return _("you")
 
 
-def where_text(scope: Scope, guild: discord.Guild | None) -> str:
-    """Where the numbers come from: the server's name (escaped, for a title), or every
-    server."""
-    if scope == "global":
-        # Translators: where a leaderboard's numbers come from (after its title)
-        return _("all servers")
-    # Translators: where a leaderboard's numbers come from, when the server has no name
-    return markup.safe_name(guild.name) if guild is not None else _("this server")
 
 
-def player_name(name: str, user_id: int) -> str:
-    """A stored name for a message (escaped, clipped); a mention when none is known."""
-    if not name.strip():
-        return f"<@{user_id}>"
-    return markup.safe_name(markup.clip(name, NAME_WIDTH))
 
 
 # ------------------------------------------------------------------ ratings board
@@ -178,18 +157,8 @@ async def load_board(store: Store, game: str, scope: Scope, guild_id: int | None
     return Board(game, scope, where, shown, rows, viewer, mine)
 
 
-def rank_of_text(rank: int, total: int) -> str:
-    # Translators: a place on a leaderboard: "#3 of 25"
-    return _("#{rank} of {total}", rank=rank, total=total)
 
 
-def board_line(row: LeaderboardRow, viewer: int) -> str:
-    rating = f"**{row.ordinal:.1f}**" + (f" *({provisional_text()})*" if row.provisional
-                                         else "")
-    line = " · ".join((f"**{row.rank}.** {player_name(row.name, row.user_id)} — {rating}",
-                       games_text(row.games), wins_text(row.wins, row.win_rate),
-                       points_text(row.points)))
-    return line + (f" ⬅️ {you_text()}" if row.user_id == viewer else "")
 
 
 def mine_text(board: Board) -> str:
@@ -324,14 +293,8 @@ class ChipsButton(discord.ui.DynamicItem[discord.ui.Button], template=CHIPS_TEMP
 # ------------------------------------------------------------------ the cog
 
 
-TROUBLE = T("I could not read the scores just now. Please try again in a moment.")
 
 
-def not_yours(owner: int) -> str:
-    mention = f"<@{owner}>"
-    # Translators: {owner} mentions the person who ran the command
-    return _("Those buttons belong to {owner}, so their message stays as it is. Here is that "
-             "page just for you:", owner=mention)
 
 
 class Leaderboards(commands.Cog):
@@ -343,18 +306,30 @@ class Leaderboards(commands.Cog):
         return self.bot.store
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(BoardButton, ChipsButton)
+        from cogs.period_boards import PeriodButton  # (it imports this module)
+
+        self.bot.add_dynamic_items(BoardButton, ChipsButton, PeriodButton)
 
     async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(BoardButton, ChipsButton)
+        from cogs.period_boards import PeriodButton
+
+        self.bot.remove_dynamic_items(BoardButton, ChipsButton, PeriodButton)
 
     @app_commands.command(name="leaderboard", description="Who plays a game best, by rating")
     @app_commands.guild_only()
-    @app_commands.describe(game="Which game", scope="This server (default) or every server")
-    @app_commands.choices(game=game_choices())
+    @app_commands.describe(game="Which game", scope="This server (default) or every server",
+                           period="All time (default), the last 7 or 30 days, or a season",
+                           season="A season's number (default: the current one)")
+    @app_commands.choices(game=game_choices(), period=PERIOD_CHOICES)
     async def leaderboard(self, interaction: discord.Interaction, game: str,
-                          scope: Scope = "server") -> None:
+                          scope: Scope = "server", period: str = "all",
+                          season: app_commands.Range[int, 1, 999_999] | None = None) -> None:
         replies.answers_publicly(interaction)
+        if period != "all" or season is not None:
+            from cogs import period_boards  # (a board of a time: it imports this module)
+
+            await period_boards.show(self.bot, interaction, game, scope, period, season)
+            return
         try:
             board = await load_board(self.store, game, scope, interaction.guild_id,
                                      _where(interaction, scope), interaction.user.id, 0)
@@ -362,7 +337,7 @@ class Leaderboards(commands.Cog):
             log.exception("cannot read the %s leaderboard", game)
             await replies.reply(interaction, say(TROUBLE))
             return
-        await _send(interaction, board_embed(board), board_view(board))
+        await send_board(interaction, board_embed(board), board_view(board))
 
     async def board_click(self, interaction: discord.Interaction, button: BoardButton) -> None:
         viewer = interaction.user.id
@@ -375,7 +350,7 @@ class Leaderboards(commands.Cog):
             log.exception("cannot read the %s leaderboard", button.game)
             await replies.reply(interaction, say(TROUBLE))
             return
-        await _answer_click(interaction, button.owner, board_embed(board), board_view(board))
+        await answer_click(interaction, button.owner, board_embed(board), board_view(board))
 
     @app_commands.command(name="chips", description="AttackJack chip balances on this server")
     @app_commands.guild_only()
@@ -388,7 +363,7 @@ class Leaderboards(commands.Cog):
             log.exception("cannot read the chips board")
             await replies.reply(interaction, say(TROUBLE))
             return
-        await _send(interaction, chips_embed(board), chips_view(board))
+        await send_board(interaction, chips_embed(board), chips_view(board))
 
     async def chips_click(self, interaction: discord.Interaction, button: ChipsButton) -> None:
         page = None if button.action == "me" else button.page
@@ -399,25 +374,15 @@ class Leaderboards(commands.Cog):
             log.exception("cannot read the chips board")
             await replies.reply(interaction, say(TROUBLE))
             return
-        await _answer_click(interaction, button.owner, chips_embed(board), chips_view(board))
+        await answer_click(interaction, button.owner, chips_embed(board), chips_view(board))
 
 
 def _where(interaction: discord.Interaction, scope: Scope) -> str:
     return where_text(scope, interaction.guild)
 
 
-async def _send(interaction: discord.Interaction, embed: discord.Embed,
-                view: discord.ui.View | None) -> None:
-    await replies.reply(interaction, embed=embed, view=view, ephemeral=False)
 
 
-async def _answer_click(interaction: discord.Interaction, owner: int, embed: discord.Embed,
-                        view: discord.ui.View | None) -> None:
-    """The owner's click turns their page; anyone else's gets a page of their own."""
-    if interaction.user.id == owner:
-        await replies.update(interaction, embed=embed, view=view)
-        return
-    await replies.reply(interaction, not_yours(owner), embed=embed, view=view)
 
 
 async def setup(bot: CardTableBot) -> None:

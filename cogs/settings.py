@@ -36,7 +36,14 @@ from bot.table.durations import (
 from bot.table.pause_state import DEFAULT_MAX_PAUSE
 from bot.table.quiet import shown as hours_shown
 from bot.ui import markup, replies
-from cogs.leaderboard import game_choices, game_title
+from cogs.board_texts import game_choices, game_title
+from cogs.competition_settings import (  # /settings season, channel, rewards, tier
+    CompetitionSettings,
+    channel_text,
+    rewards_text,
+    season_text,
+)
+from cogs.tournament import tournament_role_text
 from engine.core import OptionError
 from engine.registry import game_class
 from engine.text import TN, T, Text
@@ -211,7 +218,11 @@ def settings_embed(settings: ServerSettings, interaction: discord.Interaction,
             (_("House rules"), all_rules_text(settings)),
             (_("Open tables"), tables_text(settings, limits or Limits())),
             (_("Quiet hours"), quiet_text(settings)),
-            (_("Pause"), pause_text(settings))):
+            (_("Pause"), pause_text(settings)),
+            (_("Tournaments"), tournament_role_text(settings)),
+            (_("Seasons"), season_text(settings)),
+            (_("Season channel"), channel_text(settings)),
+            (_("Role rewards"), rewards_text(settings))):
         embed.add_field(name=label, value=markup.clip(value, 1024), inline=False)
     embed.set_footer(text=_("Change them with /settings. Tables already open keep their "
                             "own."))
@@ -223,7 +234,7 @@ def settings_embed(settings: ServerSettings, interaction: discord.Interaction,
 
 @app_commands.guild_only()
 @app_commands.default_permissions(manage_guild=True)
-class Settings(commands.GroupCog, group_name="settings",
+class Settings(CompetitionSettings, commands.GroupCog, group_name="settings",
                group_description="This server's settings for new tables (Manage Server)"):
     def __init__(self, bot: CardTableBot):
         self.bot = bot
@@ -429,6 +440,17 @@ class Settings(commands.GroupCog, group_name="settings",
             await replies.reply(interaction, refusal(error))
             return
         await self._change(interaction, lambda s: s.replace(max_pause=seconds), pause_text)
+
+    @app_commands.command(name="tournaments", description="A role that may run tournaments "
+                                                          "besides Manage Server")
+    @app_commands.describe(role="The role (leave it out: Manage Server only)")
+    async def tournaments(self, interaction: discord.Interaction,
+                          role: discord.Role | None = None) -> None:
+        if await self._refused(interaction):
+            return
+        chosen = role.id if role is not None else None
+        await self._change(interaction, lambda s: s.replace(tournament_role=chosen),
+                           tournament_role_text)
 
     @app_commands.command(name="tables", description="How many tables may be open at once")
     @app_commands.describe(per_host="Open tables (lobbies included) one host may have; 0: "

@@ -39,7 +39,7 @@ log = logging.getLogger(__name__)
 
 # The extensions every bot loads, beside each game's cog.
 SHARED_EXTENSIONS = ("cogs.help", "cogs.leaderboard", "cogs.stats", "cogs.history",
-                     "cogs.settings", "cogs.web_table")
+                     "cogs.settings", "cogs.web_table", "cogs.tournament")
 
 
 def default_extensions() -> dict[str, str | None]:

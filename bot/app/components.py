@@ -17,7 +17,9 @@ from bot.ui import (
     feature_buttons,
     lobby_controls,
     pause_buttons,
+    replay_buttons,
     takeover_buttons,
+    tournament_buttons,
     web_buttons,
 )
 
@@ -26,6 +28,8 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     *feature_buttons.DYNAMIC_ITEMS,
     *lobby_controls.DYNAMIC_ITEMS,
     *pause_buttons.DYNAMIC_ITEMS,
+    *replay_buttons.DYNAMIC_ITEMS,
     *takeover_buttons.DYNAMIC_ITEMS,
+    *tournament_buttons.DYNAMIC_ITEMS,
     *web_buttons.DYNAMIC_ITEMS,
 )

@@ -42,8 +42,12 @@ from bot.features.hints import Hints
 from bot.features.nudges import Nudges
 from bot.features.pause import Pauses
 from bot.features.rematch import Rematches
+from bot.features.replays import Replays
+from bot.features.seasons import Seasons
 from bot.features.series import Series
 from bot.features.takeover import Takeovers
+from bot.features.tournament_commands import TournamentDesk
+from bot.features.tournaments import Tournaments
 from bot.images.painter import Painter
 from bot.play.deadlines import Deadlines
 from bot.play.driver import Driver
@@ -65,6 +69,7 @@ from bot.ui.hands import Hands
 from bot.ui.pacer import Pacer
 from bot.ui.poster import Poster
 from bot.ui.presenter import Presenter
+from bot.ui.rewards import Rewards
 from bot.ui.web_buttons import WebClicks
 from engine.core import Game
 from engine.text import T, Text
@@ -145,10 +150,21 @@ class Croupier:
                                    Gatherings(client, self.poster), clock)
         self.commands.opened, self.commands.invited = (self.gathering.opened,
                                                        self.gathering.invite)
+        # A finished game stepped through in a private message (bot.features.replays).
+        self.replays = Replays(store, self.painter)
         # Closed tables' rows deleted after a while (their games stay): bot.table.retention.
         self.web_links: WebClicks | None = None  # the web table's (offer_web)
         self.pruner = Pruner(store, clock, self.tasks, self.limits.keep_closed,
                              self.limits.prune_every)
+        # Tournaments: rounds of tables in threads, standings (bot.features.tournaments).
+        self.tournaments = Tournaments(self.manager, self.steps, self.lobby, self.endings,
+                                       self.board, self.poster, store, uis, timing,
+                                       self.limits, clock, self.tasks, self.shards.owns_guild)
+        self.tournament_desk = TournamentDesk(self.tournaments)
+        # Seasons' ends and role rewards (bot.features.seasons): a rated game's season.
+        self.seasons = Seasons(store, Rewards(client, self.poster), self.tasks, clock)
+        self.endings.season_of, self.endings.recorded = (self.seasons.season_of,
+                                                         self.seasons.recorded)
 
     def _engine_of(self, game_id: str) -> type[Game] | None:
         ui = self.uis.get(game_id)
@@ -185,6 +201,18 @@ class Croupier:
 
     async def end_series_click(self, interaction: discord.Interaction, series_id: str) -> None:
         await self.series.end_click(interaction, series_id)
+
+    async def replay_click(self, interaction: discord.Interaction, game_id: int | None,
+                           table_id: str | None) -> None:
+        await self.replays.click(interaction, game_id, table_id)
+
+    async def replay_step(self, interaction: discord.Interaction, game_id: int,
+                          frame: int) -> None:
+        await self.replays.step(interaction, game_id, frame)
+
+    async def tournament_click(self, interaction: discord.Interaction, tournament_id: str,
+                               join: bool) -> None:
+        await self.tournament_desk.click(interaction, tournament_id, join)
 
     async def hint_click(self, interaction: discord.Interaction, table_id: str,
                          step: int) -> None:
@@ -247,10 +275,12 @@ class Croupier:
         if self.store.shared:
             await self.store.listen(self.changed_elsewhere, kinds=CHANGE_KINDS)
         tables = await self.restore()
+        await self.tournaments.restore()  # (after the tables: their rounds go on)
         if self.store.shared:
             self.tasks.serve(self._take_over(), "take-over")
         if self.shards.receives_dms:  # one process of the bot deletes old closed tables
             self.tasks.serve(self.pruner.run(), "prune")
+        self.tasks.serve(self.seasons.run(), "seasons")  # each process: its own servers'
         return tables
 
     async def _take_over(self) -> None:
@@ -259,6 +289,7 @@ class Croupier:
             try:
                 await self.recheck()
                 tables = await self.restore()
+                await self.tournaments.restore()  # (one a stopped process drove: ours now)
             except Exception:  # storage trouble: try again next time
                 log.exception("cannot look for tables to take over")
                 continue
@@ -395,7 +426,8 @@ class Croupier:
 
         Drivers and timers are cancelled together, with no await in between: after a
         drain none holds a table, so none is cut off in the middle of a step."""
-        stopped = self.tasks.cancel_all() + self.timers.cancel_all()
+        stopped = (self.tasks.cancel_all() + self.timers.cancel_all()
+                   + self.tournaments.close())
         await asyncio.gather(*stopped, return_exceptions=True)
         await self.board.edits.close()
         self.ai.close()

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import locales
+from bot.config.competition import MAX_SEASON_DAYS, Schedule, Tier, ordered, schedule_of, tier_of
 from bot.table.durations import LONGEST, SHORTEST
 from bot.table.limits import Caps
 from engine.text import T
@@ -62,6 +63,16 @@ class ServerSettings:
     call_role: int | None = None
     quiet_hours: tuple[int, int] | None = None
     max_pause: int | None = None
+    # Seasons and role rewards (bot.config.competition, docs/competition.md): the first
+    # day of season 1 (ISO date) and each season's days (both None: no seasons), the
+    # channel of season posts and role changes, each game's champion role, the tiers.
+    season_start: str | None = None
+    season_days: int | None = None
+    season_channel: int | None = None
+    champion_roles: dict[str, int] = field(default_factory=dict)
+    tiers: tuple[Tier, ...] = ()
+    # Who may run tournaments besides Manage Server (bot.features.tournaments): a role.
+    tournament_role: int | None = None
 
     def to_data(self) -> dict[str, Any]:
         return {"version": DATA_VERSION, "language": self.language,
@@ -74,7 +85,11 @@ class ServerSettings:
                 "tables_per_server": self.tables_per_server,
                 "timezone": self.timezone, "call_role": self.call_role,
                 "quiet_hours": list(self.quiet_hours) if self.quiet_hours else None,
-                "max_pause": self.max_pause}
+                "max_pause": self.max_pause, "season_start": self.season_start,
+                "season_days": self.season_days, "season_channel": self.season_channel,
+                "champion_roles": dict(self.champion_roles),
+                "tiers": [t.to_data() for t in self.tiers],
+                "tournament_role": self.tournament_role}
 
     @classmethod
     def from_data(cls, data: dict[str, Any] | None) -> ServerSettings:
@@ -114,10 +129,17 @@ class ServerSettings:
         pause = data.get("max_pause")
         values["max_pause"] = (pause if isinstance(pause, int) and not isinstance(pause, bool)
                                and SHORTEST <= pause <= LONGEST else None)
+        values.update(_competition(data))
+        role = data.get("tournament_role")
+        values["tournament_role"] = role if _is_id(role) else None
         return cls(**values)
 
     def replace(self, **changes: Any) -> ServerSettings:
         return dataclasses.replace(self, **changes)
+
+    def schedule(self) -> Schedule | None:
+        """The server's seasons (None: it keeps none), in its time zone."""
+        return schedule_of(self.season_start, self.season_days, self.timezone)
 
     def allows_channel(self, channel_id: int, parent_id: int | None = None) -> bool:
         """Whether a game may be opened here (a thread: also where its channel is allowed)."""
@@ -221,6 +243,24 @@ _CAPS = ("tables_per_host", "tables_per_server")
 
 def _is_id(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value > 0
+
+
+def _competition(data: dict[str, Any]) -> dict[str, Any]:
+    """The season and reward settings of ``from_data`` (a value that cannot be: none)."""
+    start, days = data.get("season_start"), data.get("season_days")
+    seasons = (isinstance(start, str) and isinstance(days, int) and _is_id(days)
+               and days <= MAX_SEASON_DAYS and schedule_of(start, days, None) is not None)
+    champions = data.get("champion_roles")
+    tiers = data.get("tiers")
+    return {"season_start": start if seasons else None,
+            "season_days": days if seasons else None,
+            "season_channel": data["season_channel"] if _is_id(data.get("season_channel"))
+            else None,
+            "champion_roles": {game: role for game, role in champions.items()
+                               if isinstance(game, str) and _is_id(role)}
+            if isinstance(champions, dict) else {},
+            "tiers": ordered({t.role: t for t in map(tier_of, tiers) if t is not None}.values())
+            if isinstance(tiers, list) else ()}
 
 
 def _is_minute(value: Any) -> bool:

@@ -56,6 +56,7 @@ from bot.ui import markup, replies
 from bot.ui.feature_buttons import rematch_view
 from bot.ui.game_ui import GameUI
 from bot.ui.permissions import can_attach, missing_permissions
+from bot.ui.replay_buttons import with_replay
 from engine.text import T, Text
 from locales import _n, say, speaking
 
@@ -110,6 +111,9 @@ def next_table(old: Table, seats: Sequence[Seat], now: float,
         pause_votes=[], paused_until=None, paused_by=[], turn_left=None,
         # No seat has changed hands, nobody asks for one (bot.features.takeover).
         seat_changes=[], takeover_ask=None, takeover_asks=0,
+        # Not a tournament's table: a tournament opens its own (bot.features.tournaments).
+        tournament_id=None, tournament_round=0, tournament_table=0, tournament_order=[],
+        tournament_start_by=None,
         # Where each player's DMs are (and whose are closed) is still true: no second notice.
         posts=Posts(dm_channels=dict(old.posts.dm_channels), dm_closed=set(old.posts.dm_closed)))
     known = {f.name for f in dataclasses.fields(Table)}  # (fields other features add)
@@ -278,7 +282,7 @@ class Rematches:
                 return
             # The answer first (one API call): the clicked result shows its rematch started.
             with speaking(old.language):  # the channel's message: the table's language
-                started = rematch_view(old.table_id, started=True)
+                started = with_replay(rematch_view(old.table_id, started=True), old.table_id)
             await replies.update(interaction, view=started)
             await self.lobby.show_start(table)  # the table message, the hands, the bot
 

@@ -162,6 +162,8 @@ class Series:
     async def follow(self, table: Table, embed: discord.Embed) -> discord.ui.View | None:
         """What follows a finished game: its result's buttons (``embed`` gets the series'
         standings and what comes next); a series' next deal is set up here."""
+        if table.tournament_id is not None:  # its tournament plays on: no rematch, no deal
+            return None
         if not self.is_series(table):
             with speaking(table.language):
                 return rematch_view(table.table_id)

@@ -52,6 +52,16 @@ class LRU(Generic[K, V]):
                 self._bytes -= dropped
         return value
 
+    def peek(self, key: K) -> V | None:
+        """The value kept for ``key`` (now the most recently used), or None: for a caller
+        that must fetch what ``make`` needs before making it (asynchronously)."""
+        with self._lock:
+            found = self._items.get(key)
+            if found is None:
+                return None
+            self._items.move_to_end(key)
+            return found[0]
+
     def __len__(self) -> int:
         return len(self._items)
 

@@ -48,20 +48,26 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Literal
 
+from bot.images.chart import Chart
 from bot.images.scene import Scene
 
 log = logging.getLogger(__name__)
 
 Kind = Literal["thread", "process"]
 Format = Literal["png", "webp"]
+Picture = Scene | Chart  # a table or a hand; a rating's line (/stats)
 DEFAULT_KIND: Kind = "thread"  # see "Why" above
 DEFAULT_WORKERS = 2  # PICTURE_WORKERS when not set
 CACHE_SIZE = 128  # pictures kept (a few tens of kB each): the tables' latest states
 
 
-def draw(scene: Scene, fmt: Format = "png") -> bytes:
-    """Runs in a worker: the scene as image bytes (the drawing's own cache is off: the
-    painter keeps one, in the bot's process)."""
+def draw(scene: Picture, fmt: Format = "png") -> bytes:
+    """Runs in a worker: the scene (or chart) as image bytes (the drawing's own cache is
+    off: the painter keeps one, in the bot's process)."""
+    if isinstance(scene, Chart):
+        import bot.images.chart_draw as charts
+
+        return charts.render(scene, fmt)
     import bot.images.draw as drawing  # Pillow loads in the worker, when first used
 
     return drawing.render(scene, fmt, cache=False)
@@ -72,7 +78,7 @@ class Painter:
 
     def __init__(self, workers: int | None = None, *, kind: Kind | None = None,
                  cache_size: int = CACHE_SIZE,
-                 job: Callable[[Scene, Format], bytes] = draw) -> None:
+                 job: Callable[[Picture, Format], bytes] = draw) -> None:
         self.workers = DEFAULT_WORKERS if workers is None else workers
         if self.workers < 1:
             raise ValueError("a painter needs at least one worker")
@@ -80,8 +86,8 @@ class Painter:
         self.cache_size = cache_size
         self._job = job
         self._executor: concurrent.futures.Executor | None = None
-        self._cache: OrderedDict[tuple[Scene, Format], bytes] = OrderedDict()
-        self._drawing: dict[tuple[Scene, Format], asyncio.Future[bytes]] = {}
+        self._cache: OrderedDict[tuple[Picture, Format], bytes] = OrderedDict()
+        self._drawing: dict[tuple[Picture, Format], asyncio.Future[bytes]] = {}
         self._closed = False
         self.drawn = 0  # pictures drawn by the workers (tests, benchmarks)
 
@@ -101,7 +107,7 @@ class Painter:
         """Whether a picture is being drawn."""
         return bool(self._drawing)
 
-    async def render(self, scene: Scene, fmt: Format = "png") -> bytes:
+    async def render(self, scene: Picture, fmt: Format = "png") -> bytes:
         """The scene as image bytes, drawn by a worker unless drawn lately."""
         key = (scene, fmt)
         data = self._cache.get(key)
@@ -114,7 +120,7 @@ class Painter:
         # Shielded: one asker giving up (its task cancelled) stops nobody else's picture.
         return await asyncio.shield(drawing)
 
-    async def render_or_none(self, scene: Scene, what: str, fmt: Format = "png"
+    async def render_or_none(self, scene: Picture, what: str, fmt: Format = "png"
                              ) -> bytes | None:
         """``render``, or None (logged) if the drawing failed: a message goes out
         without its picture rather than not at all."""
@@ -126,7 +132,7 @@ class Painter:
             log.exception("cannot draw the %s picture; it is sent without", what)
             return None
 
-    def _start(self, key: tuple[Scene, Format]) -> asyncio.Future[bytes]:
+    def _start(self, key: tuple[Picture, Format]) -> asyncio.Future[bytes]:
         if self._closed:
             raise RuntimeError("the painter is closed")
         loop = asyncio.get_running_loop()
@@ -143,7 +149,7 @@ class Painter:
         job.add_done_callback(lambda done: self._done(key, executor, done, picture))
         return picture
 
-    def _done(self, key: tuple[Scene, Format], executor: concurrent.futures.Executor,
+    def _done(self, key: tuple[Picture, Format], executor: concurrent.futures.Executor,
               job: asyncio.Future[bytes], picture: asyncio.Future[bytes]) -> None:
         del self._drawing[key]
         if job.cancelled():

@@ -23,12 +23,20 @@ from __future__ import annotations
 
 import contextlib
 import logging
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import Protocol
 
 from bot.play.front import Front, GameRules, Rules
 from bot.play.owed import Debts
-from bot.storage import FinishedGame, SeatResult, StorageBusy, Store, VersionConflict
+from bot.storage import (
+    FinishedGame,
+    SeatResult,
+    StorageBusy,
+    Store,
+    VersionConflict,
+    is_rated,
+)
 from bot.table import takeover
 from bot.table.manager import TableManager
 from bot.table.state import FINISHED, LOBBY, PLAYING, STOPPED, Table
@@ -58,6 +66,10 @@ class Endings:
         self.tasks = tasks
         self.clock = clock
         self.standings: Standings | None = None  # set by the croupier (bot.features.series)
+        # Seasons (bot.features.seasons, set by the croupier): the server's season a rated
+        # game counts in, and the word that a game was recorded (its players' tier roles).
+        self.season_of: Callable[[int | None, float], Awaitable[int | None]] | None = None
+        self.recorded: Callable[[FinishedGame], None] | None = None
         self.debts = Debts(store, manager)  # what an end shows; "series_over": the croupier's
         self.debts.payers.update(result=front.finished, board=front.stopped, idle=self._idle)
         self.debts.afterwards["result"] = front.closed  # once settled: no second result
@@ -140,12 +152,16 @@ class Endings:
         try:
             game = None
             if completed is not None and table.game is not None:
-                game = finished_game(table, self.rules[table.game_id], completed,
-                                     self.clock.now())
+                now = self.clock.now()
+                game = finished_game(table, self.rules[table.game_id], completed, now)
+                if self.season_of is not None and is_rated(game):
+                    game.season = await self.season_of(table.guild_id, now)
             await self.manager.finish(table, game, owed)
             self._unsure.pop(table.table_id, None)
             if owed is not None:
                 self.debts.owing(table.table_id)
+            if game is not None and self.recorded is not None:
+                self.recorded(game)
             return True
         except Exception as error:
             table.restore(kept)

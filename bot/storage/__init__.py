@@ -32,6 +32,7 @@ from bot.storage.migrate import MIGRATIONS, load_migrations, migration_files, sp
 from bot.storage.postgres import PostgresStorage
 from bot.storage.postgres_migrate import PG_MIGRATIONS
 from bot.storage.results import is_counted, is_rated, moves_chips
+from bot.storage.rivals import HeadToHead, RatingPoint, Streak
 from bot.storage.rows import (
     ACTIVE_STATUSES,
     CHANGE_KINDS,
@@ -62,6 +63,7 @@ from bot.storage.rows import (
     VersionConflict,
 )
 from bot.storage.sqlite import DEFAULT_DATABASE_PATH, Clock, SQLiteStorage, utc_now
+from bot.storage.tournaments import ACTIVE_TOURNAMENT, TournamentRow
 
 Storage = SQLiteStorage
 """The default backend."""
@@ -78,13 +80,16 @@ async def open_storage(path: str | Path = DEFAULT_DATABASE_PATH, *,
 
 
 __all__ = [
-    "ACTIVE_STATUSES", "CHANGE_KINDS", "CLOSED_STATUSES", "DEFAULT_DATABASE_PATH",
+    "ACTIVE_STATUSES", "ACTIVE_TOURNAMENT", "CHANGE_KINDS", "CLOSED_STATUSES",
+    "DEFAULT_DATABASE_PATH",
     "GLOBAL_SCOPE", "MIGRATIONS", "OWED_KINDS", "PG_MIGRATIONS", "STARTING_CHIPS", "STATUSES",
     "ChannelBusy",
     "ChipBalance", "ChipsNotConserved", "ChipsRow", "Clock", "CorruptTable", "FinishedGame",
-    "GameStats", "GameSummary", "InvalidResult", "LeaderboardRow", "MigrationFailed",
-    "PostgresStorage", "SQLiteStorage", "SchemaTooNew", "SeatResult", "Storage", "StorageBusy",
-    "StorageError", "Store", "StoreInfo", "TableChange", "TableExists", "TableRow",
-    "VersionConflict", "is_counted", "is_rated", "load_migrations", "migration_files",
-    "moves_chips", "open_storage", "split_statements", "utc_now",
+    "GameStats", "GameSummary", "HeadToHead", "InvalidResult", "LeaderboardRow",
+    "MigrationFailed", "PostgresStorage", "RatingPoint", "SQLiteStorage", "SchemaTooNew",
+    "SeatResult", "Storage", "StorageBusy", "StorageError", "Store", "StoreInfo", "Streak",
+    "TableChange", "TableExists", "TableRow", "TournamentRow", "VersionConflict", "is_counted",
+    "is_rated",
+    "load_migrations", "migration_files", "moves_chips", "open_storage", "split_statements",
+    "utc_now",
 ]

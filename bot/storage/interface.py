@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any, Self
 
+from bot.storage.rivals import HISTORY_LIMIT, HeadToHead, RatingPoint, Streak
 from bot.storage.rows import (
     ChipBalance,
     ChipsRow,
@@ -23,8 +24,10 @@ from bot.storage.rows import (
     StoreInfo,
     TableChange,
     TableRow,
+    WindowRow,
     check_kinds,
 )
+from bot.storage.tournaments import TournamentRow
 
 
 class Store(ABC):
@@ -248,6 +251,11 @@ class Store(ABC):
     async def game_record_json(self, game_id: int) -> str | None:
         """The record exactly as it was stored (byte for byte)."""
 
+    @abstractmethod
+    async def game_of_table(self, table_id: str) -> int | None:
+        """The id of the game table ``table_id`` recorded (a table records at most one),
+        or None: a table that recorded none, or an unknown id."""
+
     # -- ratings ------------------------------------------------------------
 
     @abstractmethod
@@ -266,6 +274,32 @@ class Store(ABC):
     async def stats(self, user_id: int, guild_id: int | None,
                     game: str | None = None) -> list[GameStats]:
         """A player's numbers per game they have a rating in (by game id)."""
+
+    # -- head-to-head, streaks, rating history (rivals.py) ----------------------
+
+    @abstractmethod
+    async def head_to_head(self, user_id: int, other_id: int, guild_id: int | None,
+                           game: str | None = None) -> list[HeadToHead]:
+        """Two players' completed games together, per game (by game id); ``guild_id``
+        None: every server."""
+
+    @abstractmethod
+    async def games_together(self, user_id: int, other_id: int, guild_id: int | None,
+                             game: str | None = None, limit: int = 10,
+                             before: int | None = None) -> list[GameSummary]:
+        """Their completed games together, newest first, as ``history`` lists games;
+        ``before`` a game id to page back from."""
+
+    @abstractmethod
+    async def streaks(self, user_id: int, guild_id: int | None,
+                      game: str | None = None) -> list[Streak]:
+        """A player's current and longest winning streak per game they completed one of."""
+
+    @abstractmethod
+    async def rating_history(self, user_id: int, game: str, guild_id: int | None,
+                             limit: int = HISTORY_LIMIT) -> list[RatingPoint]:
+        """A player's rating after each of their latest ``limit`` rated games of ``game``
+        in a scope, oldest first (written since migration 0011)."""
 
     # -- chips ----------------------------------------------------------------
 
@@ -289,3 +323,86 @@ class Store(ABC):
     @abstractmethod
     async def chips_rank_of(self, guild_id: int, user_id: int) -> ChipsRow | None:
         """A player's line on a server's chips board; None if they never moved chips there."""
+
+    # -- seasons, rolling windows, reward roles (season_reads.py) -------------------------
+
+    @abstractmethod
+    async def window_board(self, game: str, guild_id: int, since: datetime, offset: int = 0,
+                           limit: int = 10) -> list[WindowRow]:
+        """A page of a server's board of the completed games of ``game`` that ended at or
+        after ``since``: wins, then points, then games (``season_sql`` says why)."""
+
+    @abstractmethod
+    async def window_board_size(self, game: str, guild_id: int, since: datetime) -> int: ...
+
+    @abstractmethod
+    async def window_rank_of(self, game: str, guild_id: int, since: datetime,
+                             user_id: int) -> WindowRow | None: ...
+
+    @abstractmethod
+    async def season_board(self, game: str, guild_id: int, season: int, offset: int = 0,
+                           limit: int = 10) -> list[LeaderboardRow]:
+        """A page of a server's season board of ``game`` (its season ratings, kept from
+        the rated games of that season: ``FinishedGame.season``)."""
+
+    @abstractmethod
+    async def season_board_size(self, game: str, guild_id: int, season: int) -> int: ...
+
+    @abstractmethod
+    async def season_rank_of(self, game: str, guild_id: int, season: int,
+                             user_id: int) -> LeaderboardRow | None: ...
+
+    @abstractmethod
+    async def season_games(self, guild_id: int, season: int) -> list[str]:
+        """The games with a board in a server's season, by game id."""
+
+    @abstractmethod
+    async def unposted_seasons(self, guild_id: int, before: int) -> list[int]:
+        """The seasons before ``before`` with season ratings whose end was not posted yet
+        (``mark_season_posted``), oldest first."""
+
+    @abstractmethod
+    async def mark_season_posted(self, guild_id: int, season: int) -> None:
+        """A season's end was posted: never again (marking twice changes nothing)."""
+
+    @abstractmethod
+    async def role_holders(self, guild_id: int, role_id: int) -> list[int]:
+        """Who holds a reward role because the bot gave it (``hold_role``), by user id."""
+
+    @abstractmethod
+    async def hold_role(self, guild_id: int, role_id: int, user_id: int, held: bool) -> None:
+        """Remember that the bot gave (``held``) or took back a reward role."""
+
+    # -- tournaments (tournaments.py) ----------------------------------------------------
+
+    @abstractmethod
+    async def create_tournament(self, row: TournamentRow) -> None:
+        """Store a new tournament. ``TableExists`` for a known id, ``ChannelBusy`` when
+        its channel has a tournament signing up or running already."""
+
+    @abstractmethod
+    async def save_tournament(self, tournament_id: str, status: str, data: dict[str, Any],
+                              expected_version: int) -> int:
+        """Write a tournament's status and state if it is still at ``expected_version``;
+        the new version, or ``VersionConflict`` (nothing written)."""
+
+    @abstractmethod
+    async def load_tournament(self, tournament_id: str) -> TournamentRow | None: ...
+
+    @abstractmethod
+    async def active_tournaments(self) -> list[TournamentRow]:
+        """Every tournament signing up or running, oldest first (unreadable ones logged
+        and left out)."""
+
+    @abstractmethod
+    async def sign_up(self, tournament_id: str, user_id: int, name: str) -> bool:
+        """Sign ``user_id`` up; False if they were already (or there is no such
+        tournament)."""
+
+    @abstractmethod
+    async def withdraw(self, tournament_id: str, user_id: int) -> bool:
+        """Take a sign-up back; False if there was none."""
+
+    @abstractmethod
+    async def signups(self, tournament_id: str) -> list[tuple[int, str]]:
+        """(user id, name) of every sign-up, in the order they came."""

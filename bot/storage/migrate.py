@@ -11,7 +11,9 @@ with AI seats count but are not rated); 0004 ``live_tables.posts``; 0005
 ``user_languages`` (what a DM to each user is written in); 0006 ``server_settings``
 (each server's ``/settings``, a JSON object); 0007 one game per table (``games.table_id``
 unique, after removing the twins a table recorded twice and taking back the counts and
-chips they moved).
+chips they moved); 0010 seasons (``season_ratings`` per server and season, the seasons
+whose end was posted, the reward roles the bot gave, the index of the rolling windows);
+0011 ``rating_history`` (each player's rating after each rated game, per scope).
 
 On SQLite the database's ``PRAGMA user_version`` is the number of migrations
 applied, so an old file upgrades in place, each migration in its own transaction.

@@ -22,6 +22,8 @@ from typing import Any, Concatenate, ParamSpec, Self, TypeVar
 import asyncpg  # type: ignore[import-untyped]  # asyncpg ships no type information
 
 import bot.storage.postgres_scores as scores
+import bot.storage.postgres_seasons as seasons
+import bot.storage.rivals_postgres as rivals
 from bot.storage.postgres_lost import written_anyway
 from bot.storage.postgres_migrate import PG_MIGRATIONS, migrate_postgres, schema_version
 from bot.storage.postgres_notices import CHANNEL, Notices, change_payload
@@ -46,6 +48,8 @@ from bot.storage.rows import (
     check_kinds,
 )
 from bot.storage.score_reads import ScoreReads
+from bot.storage.season_reads import SeasonReads
+from bot.storage.tournaments import PostgresTournaments
 from bot.storage.values import (
     as_utc,
     check_owed,
@@ -118,10 +122,12 @@ def _on_table(row: Any) -> TableRow | CorruptTable:
     return table_from_row(row, as_utc)
 
 
-class PostgresStorage(ScoreReads):
+class PostgresStorage(PostgresTournaments, SeasonReads, ScoreReads):
     """The PostgreSQL backend: ``await PostgresStorage.open(url)``."""
 
     _scores = scores  # its query functions (ScoreReads)
+    _seasons = seasons  # seasons, rolling windows, reward roles (SeasonReads)
+    _rivals = rivals  # head-to-head, streaks, rating history (ScoreReads)
 
     shared = True
 
@@ -168,6 +174,11 @@ class PostgresStorage(ScoreReads):
         """Run one query function of ``postgres_scores`` on a pooled connection."""
         async with self._db.connection() as conn:
             return await query(conn, *args, **kwargs)
+
+    async def _write(self, query: Callable[Concatenate[asyncpg.Connection, P], Awaitable[T]],
+                     *args: P.args, **kwargs: P.kwargs) -> T:
+        """Run one query function (``postgres_seasons``) in a write transaction."""
+        return await self._db.write(lambda conn: query(conn, *args, **kwargs))
 
     async def info(self) -> StoreInfo:
         async with self._db.connection() as conn:

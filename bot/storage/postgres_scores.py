@@ -7,7 +7,8 @@ changes is decided in ``results.py``, and rows become dataclasses in ``values.py
 Several processes may finish games at once that touch the same players. A game's
 transaction takes its row locks in one global order — its live table's row
 (``finish_table``), then users by id, then the ratings of its server, then the global
-ones (each by user id), then chips by user id — so two games never deadlock, and it
+ones, then its server's season ones (``postgres_seasons``; each by user id), then chips
+by user id — so two games never deadlock, and it
 reads the ratings it rates ``FOR UPDATE`` (after creating the missing rows, so that a
 newcomer's row is locked too): every rating is computed from the latest committed one
 and applied once. Counts and chips are atomic increments (``balance = balance +
@@ -22,6 +23,8 @@ from typing import Any
 
 import asyncpg  # type: ignore[import-untyped]  # asyncpg ships no type information
 
+import bot.storage.postgres_seasons as seasons
+import bot.storage.rivals_postgres as rivals
 from bot.storage.board_sql import (
     BOARD_COLUMNS,
     BOARD_FROM,
@@ -37,6 +40,7 @@ from bot.storage.ratings import Rating, default_rating
 from bot.storage.results import (
     below_stake,
     humans_of,
+    in_season,
     is_counted,
     is_rated,
     moves_chips,
@@ -178,9 +182,11 @@ async def insert_game(conn: asyncpg.Connection, finished: FinishedGame, record: 
     if is_counted(finished):
         for scope in scopes(finished):  # the server's, then the global one: the lock order
             if rated:
-                await _rate(conn, scope, finished.game, humans)
+                await _rate(conn, scope, finished.game, humans, game_id)
             else:
                 await _count(conn, scope, finished.game, humans)
+        if in_season(finished):  # after the all-time ratings (the lock order)
+            await seasons.rate_season(conn, finished, humans)
     if chips_move:
         await conn.execute(_ADD_CHIPS, finished.guild_id, [s.user_id for s in seats],
                            [s.chips for s in seats])
@@ -188,7 +194,7 @@ async def insert_game(conn: asyncpg.Connection, finished: FinishedGame, record: 
 
 
 async def _rate(conn: asyncpg.Connection, scope: int, game: str,
-                humans: list[SeatResult]) -> None:
+                humans: list[SeatResult], game_id: int) -> None:
     """Rate the human seats of one game in one scope, from their ratings locked."""
     users = [h.user_id for h in humans]
     start = default_rating()
@@ -200,6 +206,8 @@ async def _rate(conn: asyncpg.Connection, scope: int, game: str,
     await conn.execute(_RATE, scope, game, users, [r.mu for r in after],
                        [r.sigma for r in after], [r.ordinal for r in after],
                        [int(h.won) for h in humans], [h.points for h in humans])
+    # The line /stats draws: each rating after this game, in the same transaction.
+    await rivals.write_history(conn, scope, game, game_id, humans, after)
 
 
 async def _count(conn: asyncpg.Connection, scope: int, game: str,
@@ -228,6 +236,11 @@ async def game_record_json(conn: asyncpg.Connection, game_id: int) -> str | None
     text: str | None = await conn.fetchval("SELECT record FROM games WHERE game_id = $1",
                                            game_id)
     return text
+
+
+async def game_of_table(conn: asyncpg.Connection, table_id: str) -> int | None:
+    found = await conn.fetchval("SELECT game_id FROM games WHERE table_id = $1", table_id)
+    return None if found is None else int(found)
 
 
 # ================================================================ ratings

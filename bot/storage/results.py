@@ -126,6 +126,13 @@ def moves_chips(finished: FinishedGame) -> bool:
             and all(s.user_id is not None for s in finished.seats))
 
 
+def in_season(finished: FinishedGame) -> bool:
+    """A rated game of a server that keeps seasons rates its players in the season it
+    ended in too (``FinishedGame.season``): a second rating beside the all-time one."""
+    return (finished.season is not None and finished.guild_id != GLOBAL_SCOPE
+            and is_rated(finished))
+
+
 def scopes(finished: FinishedGame) -> tuple[int, ...]:
     """Where a counted game counts: its server, then the global scope.
 

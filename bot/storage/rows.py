@@ -228,6 +228,9 @@ class FinishedGame:
     # Seats that changed hands mid-game (bot.features.takeover), each with no user id: the
     # game counts for none of their holders, and the other seats are rated among themselves.
     taken_over: tuple[int, ...] = ()
+    # The server's season the game ended in (bot.config.competition): a rated game rates
+    # its players in that season too (season_ratings). None: the server keeps no seasons.
+    season: int | None = None
 
 
 @dataclass(frozen=True)
@@ -271,6 +274,20 @@ class LeaderboardRow:
     sigma: float
     ordinal: float
     provisional: bool  # fewer than ratings.PROVISIONAL_GAMES rated games
+
+
+@dataclass(frozen=True)
+class WindowRow:
+    """One player on a server's board of a time window (``Store.window_board``): their
+    completed games of one game that ended in it, ranked by wins, then points, then games."""
+
+    rank: int
+    user_id: int
+    name: str
+    games: int
+    wins: int
+    win_rate: float
+    points: int
 
 
 @dataclass(frozen=True)

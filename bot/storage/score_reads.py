@@ -16,12 +16,14 @@ from types import ModuleType
 from typing import Any
 
 from bot.storage.interface import Store
-from bot.storage.rows import ChipBalance, ChipsRow, GameStats, LeaderboardRow
+from bot.storage.rivals import HISTORY_LIMIT, HeadToHead, RatingPoint, Streak
+from bot.storage.rows import ChipBalance, ChipsRow, GameStats, GameSummary, LeaderboardRow
 from bot.storage.values import check_page
 
 
 class ScoreReads(Store):
     _scores: ModuleType  # the backend's query functions
+    _rivals: ModuleType  # its head-to-head, streaks and rating history (rivals.py)
 
     @abstractmethod
     async def _read(self, query: Any, *args: Any) -> Any:
@@ -33,6 +35,9 @@ class ScoreReads(Store):
     async def game_record(self, game_id: int) -> dict[str, Any] | None:
         text = await self.game_record_json(game_id)
         return None if text is None else json.loads(text)
+
+    async def game_of_table(self, table_id: str) -> int | None:
+        return await self._read(self._scores.game_of_table, table_id)
 
     async def leaderboard(self, game: str, guild_id: int | None, offset: int = 0,
                           limit: int = 10) -> list[LeaderboardRow]:
@@ -49,6 +54,26 @@ class ScoreReads(Store):
     async def stats(self, user_id: int, guild_id: int | None,
                     game: str | None = None) -> list[GameStats]:
         return await self._read(self._scores.stats, user_id, guild_id, game)
+
+    async def head_to_head(self, user_id: int, other_id: int, guild_id: int | None,
+                           game: str | None = None) -> list[HeadToHead]:
+        return await self._read(self._rivals.head_to_head, user_id, other_id, guild_id, game)
+
+    async def games_together(self, user_id: int, other_id: int, guild_id: int | None,
+                             game: str | None = None, limit: int = 10,
+                             before: int | None = None) -> list[GameSummary]:
+        check_page(0, limit)
+        return await self._read(self._rivals.games_together, user_id, other_id, guild_id,
+                                game, limit, before)
+
+    async def streaks(self, user_id: int, guild_id: int | None,
+                      game: str | None = None) -> list[Streak]:
+        return await self._read(self._rivals.streaks, user_id, guild_id, game)
+
+    async def rating_history(self, user_id: int, game: str, guild_id: int | None,
+                             limit: int = HISTORY_LIMIT) -> list[RatingPoint]:
+        check_page(0, limit)
+        return await self._read(self._rivals.rating_history, user_id, game, guild_id, limit)
 
     async def chips(self, guild_id: int, user_id: int) -> int:
         return await self._read(self._scores.chips, guild_id, user_id)

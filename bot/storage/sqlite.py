@@ -24,7 +24,9 @@ from typing import Any, Concatenate, Final, ParamSpec, Self, TypeVar
 
 import aiosqlite
 
+import bot.storage.rivals_sqlite as rivals
 import bot.storage.sqlite_scores as scores
+import bot.storage.sqlite_seasons as seasons
 from bot.storage.migrate import MIGRATIONS, migrate_sqlite
 from bot.storage.results import check_seats, of_table, record_text, recorded_already
 from bot.storage.rows import (
@@ -43,6 +45,8 @@ from bot.storage.rows import (
     VersionConflict,
 )
 from bot.storage.score_reads import ScoreReads
+from bot.storage.season_reads import SeasonReads
+from bot.storage.tournaments import SQLiteTournaments
 from bot.storage.values import (
     check_owed,
     check_page,
@@ -122,10 +126,12 @@ async def _use_wal(conn: aiosqlite.Connection, timeout_s: float) -> None:
         pause = min(pause * 2, 0.05)
 
 
-class SQLiteStorage(ScoreReads):
+class SQLiteStorage(SQLiteTournaments, SeasonReads, ScoreReads):
     """The SQLite backend: ``await SQLiteStorage.open(path)``."""
 
     _scores = scores  # its query functions (ScoreReads)
+    _seasons = seasons  # seasons, rolling windows, reward roles (SeasonReads)
+    _rivals = rivals  # head-to-head, streaks, rating history (ScoreReads)
 
     def __init__(self, conn: aiosqlite.Connection, location: str, clock: Clock,
                  wait_s: float = 5.0):
@@ -227,6 +233,12 @@ class SQLiteStorage(ScoreReads):
                     *args: P.args, **kwargs: P.kwargs) -> T:
         """Run one query function of ``sqlite_scores`` in a read transaction."""
         async with self._transaction(write=False) as conn:
+            return await query(conn, *args, **kwargs)
+
+    async def _write(self, query: Callable[Concatenate[aiosqlite.Connection, P], Awaitable[T]],
+                     *args: P.args, **kwargs: P.kwargs) -> T:
+        """Run one query function (``sqlite_seasons``) in a write transaction."""
+        async with self._transaction() as conn:
             return await query(conn, *args, **kwargs)
 
     async def _fetch(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:

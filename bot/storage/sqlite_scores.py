@@ -13,6 +13,8 @@ from typing import Any
 
 import aiosqlite
 
+import bot.storage.rivals_sqlite as rivals
+import bot.storage.sqlite_seasons as seasons
 from bot.storage.board_sql import (
     BOARD_COLUMNS,
     BOARD_FROM,
@@ -28,6 +30,7 @@ from bot.storage.ratings import Rating, default_rating
 from bot.storage.results import (
     below_stake,
     humans_of,
+    in_season,
     is_counted,
     is_rated,
     moves_chips,
@@ -132,9 +135,11 @@ async def insert_game(conn: aiosqlite.Connection, finished: FinishedGame, record
     if is_counted(finished):
         for scope in scopes(finished):
             if rated:
-                await _rate(conn, scope, finished.game, humans)
+                await _rate(conn, scope, finished.game, humans, game_id)
             else:
                 await _count(conn, scope, finished.game, humans)
+        if in_season(finished):  # after the all-time ratings (the lock order)
+            await seasons.rate_season(conn, finished, humans)
     if chips_move:
         await conn.executemany(_ADD_CHIPS, [
             (finished.guild_id, s.user_id, STARTING_CHIPS + s.chips, s.chips) for s in seats])
@@ -142,7 +147,7 @@ async def insert_game(conn: aiosqlite.Connection, finished: FinishedGame, record
 
 
 async def _rate(conn: aiosqlite.Connection, scope: int, game: str,
-                humans: list[SeatResult]) -> None:
+                humans: list[SeatResult], game_id: int) -> None:
     """Rate the human seats of one game in one scope (``results.new_ratings``)."""
     marks = ", ".join("?" * len(humans))
     rows = await conn.execute_fetchall(
@@ -153,6 +158,8 @@ async def _rate(conn: aiosqlite.Connection, scope: int, game: str,
     await conn.executemany(_UPSERT_RATING, [
         (scope, game, h.user_id, new.mu, new.sigma, new.ordinal, int(h.won), h.points)
         for h, new in zip(humans, after, strict=True)])
+    # The line /stats draws: each rating after this game, in the same transaction.
+    await rivals.write_history(conn, scope, game, game_id, humans, after)
 
 
 async def _count(conn: aiosqlite.Connection, scope: int, game: str,
@@ -183,6 +190,12 @@ async def game_record_json(conn: aiosqlite.Connection, game_id: int) -> str | No
     rows = list(await conn.execute_fetchall("SELECT record FROM games WHERE game_id = ?",
                                             (game_id,)))
     return rows[0]["record"] if rows else None
+
+
+async def game_of_table(conn: aiosqlite.Connection, table_id: str) -> int | None:
+    rows = list(await conn.execute_fetchall("SELECT game_id FROM games WHERE table_id = ?",
+                                            (table_id,)))
+    return int(rows[0]["game_id"]) if rows else None
 
 
 # ================================================================ ratings

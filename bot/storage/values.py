@@ -22,6 +22,7 @@ from bot.storage.rows import (
     LeaderboardRow,
     SeatResult,
     TableRow,
+    WindowRow,
 )
 
 
@@ -159,6 +160,14 @@ def board_row(row: Row, rank: int) -> LeaderboardRow:
         wins=row["wins"], win_rate=win_rate(row["wins"], row["games"]),
         points=row["points"], mu=row["mu"], sigma=row["sigma"], ordinal=row["ordinal"],
         provisional=row["rated_games"] < PROVISIONAL_GAMES)
+
+
+def window_row(row: Row) -> WindowRow:
+    """A row of a window's board (``season_sql.WINDOW_PAGE``'s columns, with its rank)."""
+    return WindowRow(rank=int(row["rank"]), user_id=row["user_id"], name=row["name"],
+                     games=int(row["games"]), wins=int(row["wins"]),
+                     win_rate=win_rate(int(row["wins"]), int(row["games"])),
+                     points=int(row["points"]))
 
 
 def stats_row(row: Row) -> GameStats:

@@ -37,6 +37,7 @@ from bot.table.seats import Seat
 from bot.table.snapshot import Snapshots
 from bot.table.status import Automation, Status
 from bot.table.takeover_state import TakeoverState
+from bot.table.tournament_seat import TournamentSeat
 from engine.core import PASS, Game, OptionError, Options, RulesError, parse_action
 from engine.events import DealStarted, Event, Played
 from engine.text import TN, T, Text
@@ -52,10 +53,10 @@ MAX_LINES = 3  # "what just happened" lines kept for the table message
 RESTARTED = T("♻️ The bot restarted: the game resumed where it was.")
 
 
-# The field groups of features (Gathering, PauseState, TakeoverState) are keyword-only:
-# they come after these fields, each saved with the snapshot like the rest.
+# The field groups of features (Gathering, PauseState, TakeoverState, TournamentSeat) are
+# keyword-only: they come after these fields, each saved with the snapshot like the rest.
 @dataclass
-class Table(Snapshots, Gathering, PauseState, TakeoverState):
+class Table(Snapshots, Gathering, PauseState, TakeoverState, TournamentSeat):
     table_id: str
     game_id: str
     engine: type[Game]
@@ -253,8 +254,8 @@ class Table(Snapshots, Gathering, PauseState, TakeoverState):
         self._require_lobby()
         del self.seats[index]
         self._touch(now)
-        if not self.humans:  # Decision: AI seats never keep a lobby open on their own
-            return "empty"
+        if not self.humans and self.tournament_id is None:  # (a tournament's waits for all)
+            return "empty"  # Decision: AI seats never keep a lobby open on their own
         if user_id == self.host_id:
             self.host_id = self.humans[0].user_id  # the longest-seated person hosts now
         return "left"

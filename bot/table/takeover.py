@@ -76,8 +76,9 @@ def ask_patience(turn_timer: float) -> float:
 
 def takeable(table: Table) -> list[int]:
     """The seats a newcomer may ask for now: people's seats that were left or are away,
-    while the game runs."""
-    if table.status != Status.PLAYING or table.game is None or table.game.is_over:
+    while the game runs. Never at a tournament's table: its seats are its players'."""
+    if table.status != Status.PLAYING or table.game is None or table.game.is_over \
+            or table.tournament_id is not None:
         return []
     return [i for i, s in enumerate(table.seats) if not s.is_ai and (s.left or s.away)]
 

@@ -47,6 +47,8 @@ def next_due(table: Table) -> tuple[float, str] | None:
     """The table's next timed event: the lobby's expiry, a turn's reminder or its expiry,
     or a running game's end after a long time without a step (``Table.idle_deadline``)."""
     if table.status == LOBBY:
+        if table.tournament_id is not None:  # started by its tournament's own timer
+            return None
         if table.series_start_at is not None:  # a series' next deal waits to start
             return table.series_start_at, "series"
         # A scheduled lobby waits for its reminders and its time, not for activity.

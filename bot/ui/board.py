@@ -36,6 +36,7 @@ from bot.ui import (
     markup,
     pause_buttons,
     takeover_buttons,
+    tournament_buttons,
     web_buttons,
 )
 from bot.ui.attachments import Picture, show
@@ -79,6 +80,10 @@ class Board:
     def _message(self, table: Table) -> tuple[dict[str, Any], Scene | None]:
         """The parts, and the scene of the table's picture to add to them (None: none)."""
         ui = self.uis[table.game_id]
+        if table.status == LOBBY and table.tournament_id is not None:
+            # A tournament's table: its players join; it starts by itself, nobody hosts.
+            lobby = tournament_buttons.table_lobby_view(table.table_id, table.step)
+            return {"content": None, "embed": ui.lobby_embed(table), "view": lobby}, None
         if table.status == LOBBY:
             full = len(table.seats) >= table.seat_range[1]  # as the options allow
             lobby = buttons.lobby_view(table.table_id, table.step, table.count_fits,

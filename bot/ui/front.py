@@ -23,6 +23,7 @@ from bot.ui.hands import Hands
 from bot.ui.hint_text import note_on_result
 from bot.ui.poster import DMClosed, Poster, once
 from bot.ui.presenter import Presenter
+from bot.ui.replay_buttons import with_replay
 from bot.ui.replies import PINGS
 from engine.core import action_code
 from locales import _, speaking
@@ -94,10 +95,11 @@ class DiscordFront:
             if table.hinted:
                 note_on_result(embed)
         view = await self.follow.follow(table, embed) if self.follow is not None else None
+        with speaking(table.language):  # Replay beside Rematch or End series
+            view = with_replay(view, table.table_id)
         await self.poster.send(table.channel_id, table.guild_id, allowed_mentions=PINGS,
                                content=markup.content(f"🏁 {mentions}"), embed=embed,
-                               nonce=once("end", table.table_id),
-                               **({"view": view} if view is not None else {}))
+                               nonce=once("end", table.table_id), view=view)
 
     async def closed(self, table: Table) -> None:
         await self.board.edit(table)

@@ -19,7 +19,7 @@ from bot.storage import Store
 from bot.table import gathering
 from bot.table.durations import describe_duration
 from bot.table.state import LOBBY, PLAYING, Table
-from bot.ui import markup, pause_buttons
+from bot.ui import markup, pause_buttons, tournament_text
 from bot.ui.markup import safe_name, say_safe
 from bot.views.game_view import GameView, and_list, option_line, options_heading
 from engine.core import Game
@@ -58,10 +58,12 @@ class GameUI(GameView):
                   minutes)
         # (a scheduled lobby does not idle out: its time is in the description)
         embed.set_footer(text=_table(table) if table.starts_at is not None
-                         else f"{_table(table)} · {idle}")
+                         or table.tournament_id is not None else f"{_table(table)} · {idle}")
         return markup.fit_embed(embed)
 
     def lobby_text(self, table: Table) -> str:
+        if table.tournament_id is not None:  # its players join; it starts by itself
+            return tournament_text.lobby_text(table)
         # Translators: **Join** and **Start** are the lobby's buttons: use their labels.
         press = _("Press **Join** to take a seat. {host} presses **Start** when {needed} "
                   "players are seated.", host=safe_name(table.host_name),

@@ -6,7 +6,8 @@ A game's view is the ``GameView`` subclass in ``bot/views/<game id>.py`` whose
 module but the game's own names a game, and a front end without Discord (``web/``) gets
 every game's view without importing discord: nothing in this package imports it,
 directly or through another module. A registered game without such a module (a test's
-toy game) simply has no view here.
+toy game) simply has no view here. Beside the games' modules, ``replay`` steps through a
+finished game's record for every front end (the web table's replay, Discord's Replay).
 """
 
 from __future__ import annotations

@@ -25,6 +25,7 @@ from .gateway import Gateway
 from .interactions import FakeDiscordError
 from .patch import ENV_URL, FAST_GUILD_READY, gateway_url_for, patch_discord
 from .rest import API_PREFIX, Router
+from .roles import Roles
 from .routes import Api, Messages
 from .state import Violation
 from .users import SimulatedUsers
@@ -66,6 +67,8 @@ class FakeDiscord(SimulatedUsers):
         self.activities.register(self._router)
         self.scheduled = ScheduledEvents(self, self.gateway, self._dispatch_soon)  # events.py
         self.scheduled.register(self._router)
+        self.roles = Roles(self, self._dispatch_soon)  # roles.py: members' roles
+        self.roles.register(self._router)
 
     # ----- lifecycle ------------------------------------------------------------------
     async def __aenter__(self) -> FakeDiscord:

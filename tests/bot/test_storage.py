@@ -113,13 +113,13 @@ async def test_open_creates_the_folder_and_sets_up_the_connection(db_path: Path)
     async with await Storage.open(db_path) as store:
         info = await store.info()
     assert db_path.is_file()
-    assert info.schema_version == len(MIGRATIONS) == 9
+    assert info.schema_version == len(MIGRATIONS) == 12
     assert info.journal_mode == "wal"
     assert info.foreign_keys is True
     assert info.busy_timeout_ms == 5000
     # WAL is a property of the file: another connection sees it too.
     assert raw(db_path, "PRAGMA journal_mode") == [("wal",)]
-    assert raw(db_path, "PRAGMA user_version") == [(9,)]
+    assert raw(db_path, "PRAGMA user_version") == [(12,)]
 
 
 async def test_storage_is_the_sqlite_backend_of_the_store_interface() -> None:
@@ -135,7 +135,7 @@ async def test_reopening_keeps_data_and_applies_nothing_twice(database: Database
         await store.set_meta("tree_hash", "abc")
     async with await database.open() as store:
         assert await store.get_meta("tree_hash") == "abc"
-        assert (await store.info()).schema_version == len(database.migrations) == 9
+        assert (await store.info()).schema_version == len(database.migrations) == 12
 
 
 async def test_a_v1_database_upgrades_in_place_keeping_its_data(database: Database) -> None:

@@ -369,6 +369,7 @@ async def chips_rows(database: Database) -> list[tuple[int, ...]]:
     return [tuple(row) for row in rows]
 
 
+@pytest.mark.usefixtures("before_rating_history")
 async def test_the_migration_removes_twins_and_takes_back_what_they_moved(
         database: Database, tmp_path: Path) -> None:
     """A database of schema 6 where tables were recorded twice (and thrice): after the
@@ -410,6 +411,7 @@ async def test_the_migration_removes_twins_and_takes_back_what_they_moved(
             *kept, untabled]
 
 
+@pytest.mark.usefixtures("before_rating_history")
 async def test_a_player_counted_only_by_a_twin_leaves_the_board(database: Database) -> None:
     """A table's first record a stopped game (counted for nobody), its twin completed:
     the twin goes, and with it its players' only counts."""

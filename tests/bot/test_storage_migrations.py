@@ -97,7 +97,7 @@ def test_the_loader_takes_any_folder_and_refuses_gaps_and_bad_names(tmp_path: Pa
 
 def test_postgres_has_the_same_numbered_migrations() -> None:
     pg_names = migration_files("migrations_pg")
-    assert pg_names == migration_files() and len(PG_MIGRATIONS) == len(MIGRATIONS) == 9
+    assert pg_names == migration_files() and len(PG_MIGRATIONS) == len(MIGRATIONS) == 12
     folder = resources.files("bot.storage").joinpath("migrations_pg")
     assert tuple(folder.joinpath(n).read_text(encoding="utf-8") for n in pg_names) == (
         PG_MIGRATIONS)
@@ -106,7 +106,9 @@ def test_postgres_has_the_same_numbered_migrations() -> None:
 async def test_migrations_apply_one_by_one_in_order(database: Database) -> None:
     added = {1: ("table", "live_tables"), 2: ("table", "chips"), 3: ("ratings", "rated_games"),
              4: ("live_tables", "posts"), 5: ("table", "user_languages"),
-             6: ("table", "server_settings"), 7: ("index", "games_table")}
+             6: ("table", "server_settings"), 7: ("index", "games_table"),
+             10: ("table", "season_ratings"), 11: ("table", "rating_history"),
+             12: ("table", "tournaments")}
 
     async def has(kind: str, name: str) -> bool:
         if database.backend == "sqlite":
@@ -132,6 +134,7 @@ async def test_migrations_apply_one_by_one_in_order(database: Database) -> None:
 
 
 @pytest.mark.parametrize("version", [1, 3, 5])
+@pytest.mark.usefixtures("before_rating_history")
 async def test_an_older_database_upgrades_keeping_its_tables_and_games(
         database: Database, version: int) -> None:
     async with await database.open(migrations=database.migrations[:version]) as old:
@@ -178,9 +181,11 @@ async def test_a_schema3_database_upgrades_keeping_every_row(tmp_path: Path) -> 
             "34c17444afa596adc9b9edebe3d25fdaaa63171c36cd90a198445ae4d2e84f4a")
     after = contents(path)
     # Every row is kept as it was; live tables only gained posts and owed, all NULL, and the
-    # users' languages, the servers' settings and the web table's spent links have tables
-    # of their own, empty.
-    added = {"user_languages", "server_settings", "web_links"}
+    # users' languages, the servers' settings, the web table's spent links, the seasons, the
+    # rating history and the tournaments have tables of their own, empty.
+    added = {"user_languages", "server_settings", "web_links", "season_ratings",
+             "season_posts", "role_holders", "rating_history", "tournaments",
+             "tournament_signups"}
     assert set(after) == set(before) | added and all(after[t] == [] for t in added)
     assert after["live_tables"] == [(*row, None, None) for row in before["live_tables"]]
     for table in set(before) - {"live_tables"}:

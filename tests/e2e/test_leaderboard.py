@@ -378,7 +378,8 @@ async def test_stats_of_a_player_per_game(club: Club) -> None:
     assert jazz["value"].startswith(
         f"**{me.games}** games · **{me.wins}** wins ({me.wins / me.games:.0%}) · "
         f"**{me.points:+d}** points\nRating **")
-    assert jazz["value"].endswith(f"rank **#{rank}** of {len(board)}")
+    # Its rank, then its winning streaks (tests/e2e/test_stats_rivals.py checks those).
+    assert jazz["value"].splitlines()[1].endswith(f"rank **#{rank}** of {len(board)}")
     shown = float(re.search(r"Rating \*\*(-?\d+\.\d)\*\*", jazz["value"])[1])
     assert abs(shown - me.ordinal) <= 0.051
     assert field_value(ix.message, "AttackJack chips") == "1,000"

@@ -164,7 +164,7 @@ async def test_ended_during_a_deal_that_deal_is_the_last(
     assert live(bot, general) is None
     last = deal_results(fake, general)[-1]
     assert "The host ended the series." in last.text() and standings(last)[0] == 2
-    assert [c["label"] for c in last.leaf_components()] == ["Rematch"]
+    assert [c["label"] for c in last.leaf_components()] == ["Rematch", "Replay"]
     await next_deal(bot, clock)
     assert live(bot, general) is None
     late = await (await fake.click(alice, result, end_button(result))).wait_answered()
@@ -203,7 +203,7 @@ async def test_who_left_or_cannot_pay_leaves_the_series_and_too_few_end_it(
                 "series.") in last.text()
         assert "fewer than two players" in last.text()
         assert live(bot, general) is None
-        assert [c["label"] for c in last.leaf_components()] == ["Rematch"]
+        assert [c["label"] for c in last.leaf_components()] == ["Rematch", "Replay"]
     else:
         assert live(bot, general) is not None
     fake.assert_no_violations()
@@ -241,7 +241,7 @@ async def test_a_series_ends_after_its_most_deals_or_a_next_deal_long_overdue(
     last = deal_results(fake, general)[-1]
     assert len(deal_results(fake, general)) == 2 and standings(last)[0] == 2
     assert "The series is over after 2 deals" in last.text()
-    assert [c["label"] for c in last.leaf_components()] == ["Rematch"]
+    assert [c["label"] for c in last.leaf_components()] == ["Rematch", "Replay"]
     assert live(bot, general) is None
 
     # A new series; its next deal comes due long after its time (the bot was away).

@@ -66,7 +66,7 @@ async def test_the_next_deal_takes_the_servers_settings_as_they_are_now(
     last = last_result(fake, general)
     assert last is not result
     assert "this server no longer opens games in this channel" in last.text()
-    assert live(bot, general) is None and buttons(last) == ["Rematch"]
+    assert live(bot, general) is None and buttons(last) == ["Rematch", "Replay"]
     fake.assert_no_violations()
 
 
@@ -83,7 +83,7 @@ async def test_settings_that_cannot_be_read_end_the_series_and_open_nothing(
     await play_out(fake, bot, general, [alice, bob], seed=3)
     last = last_result(fake, general)
     assert "I could not set up the next deal" in last.text()
-    assert live(bot, general) is None and buttons(last) == ["Rematch"]
+    assert live(bot, general) is None and buttons(last) == ["Rematch", "Replay"]
     fake.assert_no_violations()
 
 

@@ -48,7 +48,9 @@ async def test_settings_are_for_those_who_manage_the_server(fake, general, run_b
     assert group.get("contexts") == [0] or group.get("dm_permission") is False
     assert {o["name"] for o in group["options"]} == {
         "show", "language", "timer", "ai", "images", "hints", "channels", "threads",
-        "timezone", "role", "rules", "quiet", "pause", "tables"}
+        "timezone", "role", "rules", "quiet", "pause", "tables",
+        "season", "channel", "rewards", "tier",  # (seasons: tests/e2e/test_seasons.py)
+        "tournaments"}  # (who may run them: tests/e2e/test_tournaments.py)
     # A server may let others see the command (Integrations): they are still refused.
     for command, options in (("settings show", {}), ("settings threads", {"enabled": True}),
                              ("settings timer", {"time": "2h"})):
