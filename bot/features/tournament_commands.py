@@ -203,12 +203,18 @@ class TournamentDesk:
 
     # -- /tournament start, cancel, show ------------------------------------------------
 
-    async def start(self, interaction: discord.Interaction) -> None:
+    async def _organised_here(self, interaction: discord.Interaction) -> Tournament | None:
+        """This channel's tournament, for an organiser (None: refused, and answered)."""
         if not await self._organiser(interaction):
-            return
+            return None
         t = self._here(interaction)
         if t is None:
             await replies.reply(interaction, _("There is no tournament in this channel."))
+        return t
+
+    async def start(self, interaction: discord.Interaction) -> None:
+        t = await self._organised_here(interaction)
+        if t is None:
             return
         async with self.service.lock(t.tournament_id):
             t = self.service.get(t.tournament_id)
@@ -222,11 +228,8 @@ class TournamentDesk:
         self.service.poke(t.tournament_id)
 
     async def cancel(self, interaction: discord.Interaction) -> None:
-        if not await self._organiser(interaction):
-            return
-        t = self._here(interaction)
+        t = await self._organised_here(interaction)
         if t is None:
-            await replies.reply(interaction, _("There is no tournament in this channel."))
             return
         async with self.service.lock(t.tournament_id):
             current = self.service.get(t.tournament_id)
