@@ -31,7 +31,7 @@ from bot.ui import markup, replies
 from bot.ui.rewards import role_mention, why_not
 from cogs.board_texts import game_choices, game_title
 from engine.text import Text
-from locales import _
+from locales import _, _n
 
 EVERY_GAME = "all"
 
@@ -41,8 +41,9 @@ def season_text(settings: ServerSettings, now: float | None = None) -> str:
     schedule = settings.schedule()
     if schedule is None:
         return _("No seasons: the leaderboards are all-time (and the last 7 or 30 days).")
-    said = _("Seasons of {days} days, the first from {date} ({zone}).", days=schedule.days,
-             date=schedule.start.isoformat(), zone=settings.timezone or "UTC")
+    said = _n("Seasons of {n} day, the first from {date} ({zone}).",
+              "Seasons of {n} days, the first from {date} ({zone}).", schedule.days,
+              date=schedule.start.isoformat(), zone=settings.timezone or "UTC")
     season = schedule.season_at(now) if now is not None else None
     if now is not None and season is None:
         said += " " + _("Season 1 starts {when}.",

@@ -7,7 +7,7 @@
 * **season**: the current season's own ratings (``season: <n>`` any season, the past
   ones kept), as the all-time board ranks its ratings.
 
-Global scope keeps all-time only: weeks, months and seasons are each server's. Pages
+Global scope keeps all-time only: the windows and seasons are each server's. Pages
 turn as the all-time board's (``cogs.leaderboard``): the buttons carry the board, the
 owner and the page (``ct:lbp:<game>:<w|m|s>:<season>:<owner>:<action>:<page>``), and each
 click reads the board again (a window moves on with time).
@@ -55,9 +55,9 @@ PERIOD_TEMPLATE = (rf"ct:lbp:(?P<game>[a-z_]{{1,24}}):(?P<period>[wms]):(?P<seas
                    rf"(?P<owner>\d{{1,20}}):{NAV_PATTERN}")
 MAX_SEASON = 999_999
 
-ALL_TIME_ONLY = T("Only the all-time leaderboard spans every server: weeks, months and "
-                  "seasons are each server's own. Leave out the scope, or choose the period "
-                  "All time.")
+ALL_TIME_ONLY = T("Only the all-time leaderboard spans every server: the last 7 or 30 "
+                  "days and seasons are each server's own. Leave out the scope, or choose "
+                  "the period All time.")
 NO_SEASONS = T("This server keeps no seasons: a manager can start them with /settings "
                "season.")
 

@@ -273,7 +273,7 @@ class Tournaments:
         try:
             rounds.begin(t, signed, ratings)
         except PairingError:
-            rounds.cancel(t, "too few players")
+            rounds.cancel(t, "too few players")  # not for players: the log's reason
             await self.save(t)
             await self._show(t)
             await self._say(t, tournament_text.cancelled_text(t, self.title(t), too_few=True),
@@ -425,7 +425,7 @@ class Tournaments:
                     await self.board.edit(table)
                 elif live and table.status == PLAYING:
                     await self.endings.stop(table, None, CALLED_OFF)
-        rounds.cancel(t, "cancelled by the organiser")
+        rounds.cancel(t, "cancelled by the organiser")  # not for players: the log's
         await self.save(t)
         await self._show(t)
         await self._say(t, tournament_text.cancelled_text(t, self.title(t), too_few=False),

@@ -58,7 +58,7 @@ def table_sizes(n: int, low: int, high: int, preferred: int, equal: bool = False
     ``equal``: every table the same size (duplicate). ``PairingError`` if fewer than
     ``low`` players."""
     if n < low:
-        raise PairingError(f"{n} players cannot fill a table of {low}")
+        raise PairingError(f"{n} players cannot fill a table of {low}")  # not for players
     preferred = min(max(preferred, low), high)
     if equal:
         # Fewest byes, then the size nearest the preferred one, then the larger size.
@@ -69,7 +69,7 @@ def table_sizes(n: int, low: int, high: int, preferred: int, equal: bool = False
         sizes = _split(n - byes, low, high, preferred)
         if sizes is not None:
             return sizes, byes
-    raise PairingError(f"{n} players cannot be seated")  # (unreachable: n >= low)
+    raise PairingError(f"{n} players cannot be seated")  # not for players (unreachable)
 
 
 def choose_byes(order: Sequence[int], count: int, had_bye: Iterable[int] = ()) -> list[int]:

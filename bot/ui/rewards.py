@@ -24,6 +24,7 @@ from engine.text import T, Text
 log = logging.getLogger(__name__)
 
 UNKNOWN_MEMBER = 10007
+# not for players: the audit log's reason for a role change
 REASON = "cardtable: season and rating rewards (/settings rewards, /settings tier)"
 
 

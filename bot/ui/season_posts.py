@@ -96,7 +96,7 @@ def role_line(change: Change) -> str:
     taken back from last season's champion; or why it was not."""
     who, role = markup.mention(change.user_id), role_mention(change.role_id)
     if change.gone:
-        return _("↩️ {player} left the server: {role} is no longer theirs to take back.",
+        return _("↩️ {player} left the server: there is no {role} to take back from them.",
                  player=who, role=role)
     if change.why is not None:
         line = (_("⚠️ I could not give {role} to {player}:", role=role, player=who)

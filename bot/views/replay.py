@@ -98,6 +98,7 @@ def replay_steps(record: dict[str, Any], names: Sequence[str] | None, language: 
     before any frame."""
     steps = action_count(record)
     if steps > MAX_STEPS:
+        # not for players: each front end answers a TooLong with its own sentence
         raise TooLong(f"The record holds {steps} actions; a replay shows at most {MAX_STEPS}.")
     replay(record, summary=True)  # refuses a damaged record (ReplayError) before any frame
     with locales.speaking(language):
