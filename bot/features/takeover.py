@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.table import takeover
+from bot.table.bus import Change, Saved
 from bot.table.state import Table, TableError
 from bot.table.takeover import ACCEPTED, HOST, LAPSED, PENDING, REFUSED, Verdict
 from bot.ui import answer_guard, markup, replies
@@ -61,6 +62,27 @@ class Takeovers:
         self.hands = hands
         self.driver = driver
         self.clock = clock
+        manager.bus.subscribe(self._follow)
+
+    def _follow(self, saved: Saved) -> None:
+        """A table that ends with an ask still open: the ask's message loses its buttons
+        and says the game is over (a task of the table's: shutdown waits for it)."""
+        table = self.manager.get(saved.table_id)
+        if saved.change != Change.CLOSED or table is None or table.takeover_ask is None:
+            return
+        self.driver.tasks.spawn(self._closed(table, dict(table.takeover_ask)),
+                                f"ask-closed-{table.table_id}")
+
+    async def _closed(self, table: Table, ask: dict[str, Any]) -> None:
+        message = ask.get("message")
+        if message is None:
+            return
+        with speaking(table.language):  # the channel's message: the table's language
+            content = markup.content(_("⌛ {name}'s request lapsed: the game is over.",
+                                       name=markup.safe_name(ask["name"])))
+        with contextlib.suppress(Gone):
+            await self.poster.edit(table.channel_id, table.guild_id, int(message),
+                                   content=content, view=None, allowed_mentions=replies.NO_PINGS)
 
     @property
     def poster(self) -> Poster:

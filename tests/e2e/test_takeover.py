@@ -250,3 +250,20 @@ async def test_a_seat_picked_among_several_and_an_ask_that_outlives_a_restart(
     assert ask.content == "✅ Dora took over Cy's seat at Jazz."
     assert [s.user_id for s in table.seats] == [alice.id, bob.id, dora.id]
     assert table.seats[1].left and fake.messages(dora)[-1].embeds
+
+
+async def test_an_ask_still_open_when_the_table_ends_loses_its_buttons(
+        fake, users, general, jazz_bot):
+    alice, _bob, cy = users
+    dora = fake.add_user("dora")
+    bot = jazz_bot
+    await start_jazz(fake, general, users)
+    await leave(fake, bot, general, cy)
+    await press(fake, bot, dora, table_message(fake, general), TAKE)
+    ask = fake.find_message(general, label=ACCEPT)
+    assert labels(ask) == [ACCEPT, REFUSE]
+    stop = await fake.slash(alice, general, "jazz stop")
+    await stop.wait_answered()
+    await idle(bot)
+    await fake.settle()
+    assert ask.content == "⌛ Dora's request lapsed: the game is over." and labels(ask) == []
