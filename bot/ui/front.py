@@ -16,7 +16,7 @@ from bot.table.durations import describe_duration
 from bot.table.manager import TableManager
 from bot.table.state import Table
 from bot.table.step import Outcome
-from bot.ui import markup, turn_notices
+from bot.ui import markup, takeover_buttons, turn_notices
 from bot.ui.board import Board, save_posts
 from bot.ui.game_ui import GameUI
 from bot.ui.hands import Hands
@@ -94,6 +94,8 @@ class DiscordFront:
             embed = self.uis[table.game_id].final_embed(table, game)
             if table.hinted:
                 note_on_result(embed)
+            if table.seat_changes:  # who the game counted for none of
+                takeover_buttons.note_on_result(embed, table)
         view = await self.follow.follow(table, embed) if self.follow is not None else None
         with speaking(table.language):  # Replay beside Rematch or End series
             view = with_replay(view, table.table_id)

@@ -21,7 +21,7 @@ from typing import Any, Protocol, cast
 import discord
 
 from bot.table.state import Table
-from bot.table.takeover import takeable
+from bot.table.takeover import changed_seats, holders, takeable
 from bot.ui import answer_guard, custom_ids, markup, replies
 from locales import _
 
@@ -157,3 +157,16 @@ def ask_view(table_id: str, ask: int) -> discord.ui.View:
 
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     TakeSeatButton, SeatSelect, VoteButton)
+
+
+def note_on_result(embed: discord.Embed, table: Table) -> None:
+    """The final result of a game whose seats changed hands says for whom it did not count
+    (in the current language): every holder of such a seat (``bot.table.takeover``)."""
+    seats = ", ".join(" → ".join(markup.safe_name(name, markdown=False)
+                                 for name in holders(table, seat))
+                      for seat in changed_seats(table))
+    # Translators: under a game's result; {seats} lists who held a seat in turn, "Bob → Dora"
+    note = "🔁 " + _("A seat changed hands ({seats}), so the game counted for nobody who "
+                     "held it.", seats=seats)
+    footer = embed.footer.text
+    embed.set_footer(text=f"{footer}\n{note}" if footer else note)

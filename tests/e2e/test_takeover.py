@@ -128,7 +128,10 @@ async def test_a_stranger_takes_over_a_seat_that_was_left_and_plays_it_to_the_en
     await idle(bot)
     await fake.settle()
     assert live(bot, general) is None
-    assert fake.find_message(general, text="final result") is not None
+    final = fake.find_message(general, text="final result")
+    assert final is not None
+    assert ("🔁 A seat changed hands (Bob → Dora), so the game counted for nobody who "
+            "held it.") in final.embeds[0]["footer"]["text"]
     assert len(fake.messages(bob)) == bob_dms  # not one hand since
     assert log.leaks() == []  # the ask and the table showed no hand
 
