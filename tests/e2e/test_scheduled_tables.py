@@ -8,6 +8,7 @@ import datetime as dt
 
 import pytest
 
+from bot.app.client import CardTableBot
 from bot.config.server_settings import ServerSettings
 from testkit.bots import EXTENSIONS, Bots
 from testkit.clock import ManualClock
@@ -28,6 +29,18 @@ def typed(when: float) -> str:
     return dt.datetime.fromtimestamp(when, dt.UTC).strftime("%Y-%m-%d %H:%M")
 
 
+async def scheduling_bot(fake: FakeDiscord, bots: Bots, clock: ManualClock,
+                         events: bool = True) -> CardTableBot:
+    """A connected bot on ``clock``, Discord's clock the same (an event's start must be
+    ahead of it); ``events``: the bot may create the server's events."""
+    fake.world.now = clock.now
+    if events:
+        fake.set_bot_guild_permissions(create_events=True)
+    bot = await bots.new(clock)
+    await fake.start_bot(bot)
+    return bot
+
+
 def minute(when: float) -> float:
     """A time on the minute (as one is typed)."""
     return when // 60 * 60
@@ -45,10 +58,7 @@ async def test_a_scheduled_table_reminds_across_a_restart_and_starts_with_ai_fil
         fake: FakeDiscord, general: FakeChannel, alice: FakeUser, bob: FakeUser,
         bots: Bots):
     clock = ManualClock()
-    fake.world.now = clock.now
-    fake.set_bot_guild_permissions(create_events=True)
-    bot = await bots.new(clock)
-    await fake.start_bot(bot)
+    bot = await scheduling_bot(fake, bots, clock)
     at = minute(clock.now() + 3 * HOUR)
     start = await fake.slash(alice, general, "jazz start", at=typed(at), fill=True)
     await start.wait_answered()
@@ -99,10 +109,7 @@ async def test_a_scheduled_table_short_of_players_is_called_off_and_its_event_en
         fake: FakeDiscord, general: FakeChannel, alice: FakeUser, bob: FakeUser,
         bots: Bots):
     clock = ManualClock()
-    fake.world.now = clock.now
-    fake.set_bot_guild_permissions(create_events=True)
-    bot = await bots.new(clock)
-    await fake.start_bot(bot)
+    bot = await scheduling_bot(fake, bots, clock)
     at = minute(clock.now() + 30 * 60)  # within the hour: only the 10 minutes' reminder is due
     start = await fake.slash(alice, general, "jazz start", at=typed(at))
     await start.wait_answered()
@@ -134,8 +141,7 @@ def lobby_of_closed(channel: FakeChannel) -> str:
 async def test_without_create_events_the_lobby_alone_shows_the_time(
         fake: FakeDiscord, general: FakeChannel, alice: FakeUser, bots: Bots):
     clock = ManualClock()
-    fake.world.now = clock.now
-    await fake.start_bot(await bots.new(clock))
+    await scheduling_bot(fake, bots, clock, events=False)
     start = await fake.slash(alice, general, "jazz start", at=typed(clock.now() + 2 * HOUR))
     await start.wait_answered()
     await fake.settle()
@@ -151,9 +157,7 @@ async def test_a_time_that_cannot_be_read_opens_nothing(
         fake: FakeDiscord, general: FakeChannel, alice: FakeUser, bots: Bots,
         at: str, said: str):
     clock = ManualClock()
-    fake.world.now = clock.now
-    bot = await bots.new(clock)
-    await fake.start_bot(bot)
+    bot = await scheduling_bot(fake, bots, clock, events=False)
     start = await fake.slash(alice, general, "jazz start", at=at)
     await start.wait_answered()
     assert start.ephemeral and said in start.text()
@@ -207,10 +211,7 @@ async def test_a_scheduled_table_starts_by_itself_with_the_joined_players(
         fake: FakeDiscord, general: FakeChannel, alice: FakeUser, bob: FakeUser,
         cy: FakeUser, bots: Bots):
     clock = ManualClock()
-    fake.world.now = clock.now
-    fake.set_bot_guild_permissions(create_events=True)
-    bot = await bots.new(clock)
-    await fake.start_bot(bot)
+    bot = await scheduling_bot(fake, bots, clock)
     at = minute(clock.now() + 2 * HOUR)
     start = await fake.slash(alice, general, "jazz start", at=typed(at))
     await start.wait_answered()
