@@ -31,6 +31,11 @@ from locales import _, speaking
 EVERYBODY_LEFT = T("Everybody left, so the lobby closed.")
 
 
+class StartFailed(TableError):
+    """The start could not be saved (storage): nothing changed, and trying again may work
+    (a click says so; a scheduled table's timer tries again later)."""
+
+
 class Lobby:
     def __init__(self, clicks: Clicks, steps: Steps, board: Board, hands: Hands,
                  endings: Endings, driver: Driver, store: Store, uis: dict[str, GameUI],
@@ -173,8 +178,8 @@ class Lobby:
         if outcome.refusal is not None:
             raise outcome.refusal
         if outcome.failed:
-            raise TableError(T("Something went wrong while starting; please press Start "
-                               "again."))
+            raise StartFailed(T("Something went wrong while starting; please press Start "
+                                "again."))
 
     async def _check_start(self, table: Table, user_id: int) -> None:
         """``TableError`` if the game cannot start (a stake somebody cannot pay)."""

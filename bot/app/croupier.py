@@ -340,10 +340,11 @@ class Croupier:
         async with self.steps.hold(table) as live:
             if not live:
                 return
-            await self.steps.apply(table, Table.note_restart)
+            if not table.paused:  # (paused, the game has not resumed: no such line)
+                await self.steps.apply(table, Table.note_restart)
             await self.board.edit_now(table)
             seat = table.to_act
-            if seat is not None and table.automation() is None:
+            if seat is not None and table.automation() is None and not table.paused:
                 # (A turn notice the old process posted stays: no second ping.)
                 await self.hands.tell_turn(table, seat, renew=False)
             await save_posts(self.manager, table)

@@ -16,7 +16,7 @@ import logging
 
 import discord
 
-from bot.actions.lobby import Lobby
+from bot.actions.lobby import Lobby, StartFailed
 from bot.config import server_settings
 from bot.play.endings import Endings
 from bot.table import gathering, quiet
@@ -35,6 +35,7 @@ from locales import _
 
 log = logging.getLogger(__name__)
 
+RETRY = 600.0  # seconds before a reminder or a start that failed is tried again
 CALLED_OFF = T("Called off: not enough players had joined by its time.")
 
 
@@ -75,8 +76,8 @@ class Gathering:
             await self.discord.say(table, self.discord.invited_text(table, host,
                                                                      table.reserved),
                                    table.reserved)
-        if settings.call_role is not None and (table.starts_at is None
-                                               or table.reminders_done > 0):
+        if settings.call_role is not None and (table.starts_at is None or (
+                table.reminders_done > 0 and not _quiet(table, self.clock.now()))):
             async with self.steps.hold(table) as live:  # (a Join may be under way)
                 if live:
                     await self._call(table, settings.call_role)
@@ -147,15 +148,36 @@ class Gathering:
         async with self.steps.hold(table) as live:
             if not live or table.status != LOBBY:
                 return
-            due = table.gathering_due()
-            if due is None or due[1] != kind or self.clock.now() < due[0]:
+            due, now = table.gathering_due(), self.clock.now()
+            if due is None or due[1] != kind or now < due[0]:
                 self.timers.schedule(table)  # woke early, or the table moved on
                 return
-            await self._seat_interested(table)
-            if kind == "call":
-                await self._remind(table)
-            else:
-                await self._begin(table)
+            assert table.starts_at is not None  # (gathering_due says so)
+            if kind == "begin" and now > table.starts_at + table.lobby_idle:
+                await self._call_off(table)  # back long after its time (the bot was down)
+                return
+            try:
+                await self._seat_interested(table)
+                if kind == "call":
+                    await self._remind(table, now)
+                else:
+                    await self._begin(table)
+            except StartFailed:  # storage: the table is as it was; try again in a while
+                self._again(table)
+            except Exception:  # Discord, storage: never a timer's end, and never a loop
+                log.exception("the scheduled table %s: its %s failed", table.table_id, kind)
+                self._again(table)
+
+    def _again(self, table: Table) -> None:
+        """After a failed reminder or start: its timer again in a while, not at once."""
+        self.timers.cancel(table.table_id)
+
+        async def later() -> None:
+            await self.clock.sleep(RETRY)
+            if self.manager.is_live(table):
+                self.timers.schedule(table)
+
+        self.tasks.serve(later(), f"gather-again-{table.table_id}")
 
     async def _seat_interested(self, table: Table) -> None:
         """Whoever pressed Interested on the event takes a seat, as by Join (while the
@@ -167,22 +189,35 @@ class Gathering:
 
         def seat(t: Table) -> None:
             for user in users:
-                if t.seat_of(user.id) is None and user.id not in t.removed:
+                # (who left this lobby, or was removed, is not seated again by an interest)
+                if t.seat_of(user.id) is None and user.id not in t.removed \
+                        and user.id not in t.declined:
                     try:
                         t.join(user.id, user.display_name, now)
                     except TableError:
                         continue  # full, kept for others, invitation only
 
-        if any(table.seat_of(u.id) is None for u in users):
-            await self.steps.apply(table, seat)
+        if any(table.seat_of(u.id) is None for u in users) \
+                and (await self.steps.apply(table, seat)).failed:
+            raise StartFailed("cannot seat the interested members")  # not for players
 
-    async def _remind(self, table: Table) -> None:
-        outcome = await self.steps.apply(table, Table.called_done)
+    async def _remind(self, table: Table, now: float) -> None:
+        """A reminder is due: sent once, however many were due meanwhile (the bot down)."""
+
+        def done(t: Table) -> None:
+            t.called_done()
+            while (next_due := t.gathering_due()) is not None and next_due[1] == "call" \
+                    and next_due[0] <= now:
+                t.called_done()  # (an older reminder is no news next to this one)
+
+        outcome = await self.steps.apply(table, done)
+        if outcome.failed:
+            raise StartFailed("cannot save the reminder")  # not for players
         self.timers.schedule(table)
         if not outcome.saved:
             return
         await self.board.edit(table)  # (its Start, now allowed; who is seated)
-        if _quiet(table, self.clock.now()):
+        if _quiet(table, now):
             return  # no reminders (nor calls) in the quiet hours
         settings = await self._settings(table)
         if settings is not None and settings.call_role is not None:
@@ -197,17 +232,17 @@ class Gathering:
             now = self.clock.now()
 
             def fill(t: Table) -> None:
+                t.reserved = [u for u in t.reserved if t.seat_of(u) is not None]  # (lapsed)
                 while gathering.needed(t):
                     t.add_ai(t.host_id, "normal", now)
 
             outcome = await self.steps.apply(table, fill)
-            if outcome.refusal is not None or outcome.failed:
+            if outcome.failed:
+                raise StartFailed("cannot fill the table")  # not for players
+            if outcome.refusal is not None:
                 log.info("cannot fill table %s with AI players", table.table_id)
         if gathering.needed(table):
-            await self.endings.close_lobby(table, CALLED_OFF)
-            await self.board.edit(table)
-            await self.discord.say(table, self.discord.called_off_text(table),
-                                   [s.user_id for s in table.humans])
+            await self._call_off(table)
             return
 
         def begun(t: Table) -> None:
@@ -215,12 +250,22 @@ class Gathering:
 
         try:
             await self.lobby.start_game(table, table.host_id, also=begun)
-        except TableError as error:  # a stake somebody cannot pay, storage trouble
+        except StartFailed:
+            raise  # storage: tried again later (``due``)
+        except TableError as error:  # refused: a stake somebody cannot pay
             log.info("the scheduled table %s cannot start: %s", table.table_id, error)
             await self.endings.close_lobby(table, error.args[0] if error.args else CALLED_OFF)
             await self.board.edit(table)
             return
         await self.lobby.started_by_itself(table)
+
+    async def _call_off(self, table: Table) -> None:
+        """Not enough players by the time (or the bot came back long after it): the lobby
+        closes, and its players are told (pinged)."""
+        await self.endings.close_lobby(table, CALLED_OFF)
+        await self.board.edit(table)
+        await self.discord.say(table, self.discord.called_off_text(table),
+                               [s.user_id for s in table.humans])
 
     async def _settings(self, table: Table) -> server_settings.ServerSettings | None:
         try:

@@ -106,7 +106,7 @@ def next_table(old: Table, seats: Sequence[Seat], now: float,
         nudged_at=None, removed=[],  # (a new game has had no hint, no nudge, no removal)
         # Not scheduled, nobody invited or called: its players are seated already.
         starts_at=None, fill_ai=False, reminders_done=0, reserved=[], invite_only=False,
-        called=False,
+        called=False, declined=[],
         # Not paused, nobody voting (the quiet hours and the longest pause stay).
         pause_votes=[], paused_until=None, paused_by=[], turn_left=None,
         # No seat has changed hands, nobody asks for one (bot.features.takeover).

@@ -252,7 +252,7 @@ class Takeovers:
         newcomer's sent, the table redrawn, the bot and the timers told."""
         seat, old = int(ask["seat"]), int(ask["old"])
         await self._retire(table, old, ask)
-        if table.automation() is None and table.to_act == seat:
+        if table.automation() is None and table.to_act == seat and not table.paused:
             await self.hands.tell_turn(table, seat)  # their turn: the hand with its menu
         else:
             await self.hands.send(table, seat)

@@ -35,6 +35,8 @@ class Gathering:
     invite_only: bool = False
     # The server's call role was pinged for this lobby (once per lobby).
     called: bool = False
+    # Who left this scheduled lobby: an Interested on its event no longer seats them.
+    declined: list[int] = field(default_factory=list)
 
     # -- a scheduled table ----------------------------------------------------------
 
@@ -69,6 +71,7 @@ class Seating(Protocol):
     host_id: int
     seats: list[Seat]
     reserved: list[int]
+    removed: list[int]
     invite_only: bool
 
     @property
@@ -78,8 +81,9 @@ class Seating(Protocol):
 
 
 def kept_free(table: Seating) -> list[int]:
-    """The invited members who have not taken their kept seat (yet)."""
-    return [u for u in table.reserved if table.seat_of(u) is None]
+    """The invited members who have not taken their kept seat (yet); one the host removed
+    keeps none."""
+    return [u for u in table.reserved if table.seat_of(u) is None and u not in table.removed]
 
 
 def _kept_refusal(table: Seating) -> Text | None:
@@ -109,7 +113,8 @@ def invite(table: Seating, user_ids: list[int]) -> list[int]:
     """Keep seats for ``user_ids`` (the host's invitation); returns those newly invited.
     ``TableError`` if there are not seats enough to keep."""
     new = [u for u in dict.fromkeys(user_ids)
-           if u not in table.reserved and u != table.host_id and table.seat_of(u) is None]
+           if u not in table.reserved and u != table.host_id and table.seat_of(u) is None
+           and u not in table.removed]
     if not new:
         return []
     free = table.seat_range[1] - len(table.seats) - len(kept_free(table))

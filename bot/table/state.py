@@ -253,6 +253,8 @@ class Table(Snapshots, Gathering, PauseState, TakeoverState, TournamentSeat):
             return Automation.AWAY
         self._require_lobby()
         del self.seats[index]
+        if self.starts_at is not None:  # (their interest no longer seats them: gathering)
+            self.declined = [*self.declined, user_id]
         self._touch(now)
         if not self.humans and self.tournament_id is None:  # (a tournament's waits for all)
             return "empty"  # Decision: AI seats never keep a lobby open on their own

@@ -175,10 +175,12 @@ class Gatherings:
                      game=table.title, when=markup.start_time(table.starts_at), link=link)
 
     def called_off_text(self, table: Table) -> str:
+        players = " ".join(markup.mention(s.user_id) for s in table.humans)
         with locales.speaking(table.language):
-            return _n("The {game} table was called off: by its time, {seated} of the {n} "
+            said = _n("The {game} table was called off: by its time, {seated} of the {n} "
                       "player it needs had joined.",
                       "The {game} table was called off: by its time, {seated} of the {n} "
                       "players it needs had joined.", table.seat_range[0], game=table.title,
                       seated=len(table.seats))
+        return f"{players} {said}" if players else said
 

@@ -231,3 +231,57 @@ async def test_a_scheduled_table_starts_by_itself_with_the_joined_players(
     assert live is not None and live.game is not None
     assert [s.user_id for s in live.seats] == [alice.id, bob.id, cy.id]  # no AI player
     assert fake.scheduled_events()[0].status == ACTIVE
+
+
+async def test_fill_lets_an_unclaimed_kept_seat_go_and_a_leaver_is_not_seated_again(
+        fake: FakeDiscord, general: FakeChannel, alice: FakeUser, bob: FakeUser,
+        cy: FakeUser, bots: Bots):
+    clock = ManualClock()
+    bot = await scheduling_bot(fake, bots, clock)
+    at = minute(clock.now() + 2 * HOUR)
+    start = await fake.slash(alice, general, "jazz start", at=typed(at), fill=True,
+                             players=f"<@{bob.id}>")  # Bob never comes
+    await start.wait_answered()
+    await fake.settle()
+    [event] = fake.scheduled_events()
+    fake.mark_interested(cy, event.id)
+    clock.advance(HOUR)  # the first reminder seats Cy (Interested) ...
+    await fake.settle()
+    live = bot.croupier.manager.in_channel(general.id)
+    assert live is not None and cy.id in [s.user_id for s in live.seats]
+    leave = await fake.click(cy, lobby_of(fake, general), label="Leave")
+    await leave.wait_answered()
+    await fake.settle()
+    clock.advance(HOUR)  # ... who left, and is not seated again by the next moments
+    await fake.settle()
+    live = bot.croupier.manager.in_channel(general.id)
+    assert live is not None and live.game is not None  # started: AI players filled it
+    assert [s.user_id for s in live.humans] == [alice.id]
+    assert len(live.seats) == 3 and live.reserved == []  # Bob's kept seat lapsed
+
+
+async def test_a_bot_back_after_both_reminders_sends_one_and_one_back_too_late_calls_off(
+        fake: FakeDiscord, general: FakeChannel, alice: FakeUser, bob: FakeUser,
+        bots: Bots):
+    clock = ManualClock()
+    bot = await scheduling_bot(fake, bots, clock)
+    at = minute(clock.now() + 3 * HOUR)
+    start = await fake.slash(alice, general, "jazz start", at=typed(at))
+    await start.wait_answered()
+    await fake.settle()
+    await (await fake.click(bob, lobby_of(fake, general), label="Join")).wait_answered()
+    await fake.settle()
+    await bots.crash(bot)
+    clock.advance(3 * HOUR - 5 * 60)  # down through both reminders' moments
+    bot = await bots.new(clock)
+    await fake.start_bot(bot)
+    await fake.settle()
+    assert len(pinged(general, "⏰")) == 1  # one reminder, not two in a row
+    await bots.crash(bot)
+    clock.advance(HOUR)  # down through the start, and long after it
+    bot = await bots.new(clock)
+    await fake.start_bot(bot)
+    await fake.settle()
+    assert bot.croupier.manager.in_channel(general.id) is None
+    [off] = pinged(general, "called off")
+    assert f"<@{alice.id}>" in off.content and f"<@{bob.id}>" in off.content  # pinged
