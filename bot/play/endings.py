@@ -149,8 +149,8 @@ class Endings:
         version conflict, the stored table closed), so it is only forgotten here."""
         self._out_of_play(table)
         tried = (table.version, str(table.status))
+        game = None
         try:
-            game = None
             if completed is not None and table.game is not None:
                 now = self.clock.now()
                 game = finished_game(table, self.rules[table.game_id], completed, now)
@@ -169,7 +169,10 @@ class Endings:
                 if self._ours(table, tried, error):
                     log.info("table %s had been ended by this process's last try",
                              table.table_id)
+                    self.manager.ended_by_us(table)  # (its followers: a tournament's)
                     self.manager.forget(table, keep_claim=owed is not None)
+                    if game is not None and self.recorded is not None:
+                        self.recorded(game)  # (its players' tier roles)
                     if owed is not None:
                         self.debts.owing(table.table_id)
                     return True  # its result was never shown: shown now

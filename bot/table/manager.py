@@ -187,6 +187,11 @@ class TableManager:
         finally:
             self._unregister(table)
 
+    def ended_by_us(self, table: Table) -> None:
+        """A table whose end this process stored but could not confirm (a reply lost after
+        the commit), found closed on a reread: its followers hear it closed, once."""
+        self._publish(table, Change.CLOSED)
+
     def _publish(self, table: Table, change: Change) -> None:
         self.bus.publish(Saved(table.table_id, table.version, change, str(table.status)))
 

@@ -19,6 +19,7 @@ import pytest
 from bot.app.client import CardTableBot
 from bot.play import driver
 from bot.storage import TableRow
+from bot.table.bus import Change, Saved
 from testkit.clock import ManualClock
 from testkit.fakediscord import FakeChannel, FakeDiscord, FakeUser
 from testkit.harness import MakeBot, idle
@@ -59,6 +60,8 @@ async def test_an_end_that_failed_is_retried_by_the_bot_and_recorded_once(
         committed: bool) -> None:
     bot = await run_bot(extensions=GAMES, clock=clock)
     failed = finish_fails_once(bot, monkeypatch, committed)
+    heard: list[Saved] = []  # what the table's followers (a tournament) hear of it
+    bot.croupier.manager.bus.subscribe(heard.append)
     await open_and_start(fake, general, [alice, bob], "jacko", target=1, images=False)
     table = live(bot, general)
     assert table is not None
@@ -86,6 +89,9 @@ async def test_an_end_that_failed_is_retried_by_the_bot_and_recorded_once(
     await idle(bot)
     await fake.settle()
     assert results(fake, general) == 1 and len(await recorded(bot)) == 1
+    # Closed once for its followers, also when the end's commit was only found on a reread.
+    assert [h.status for h in heard if h.table_id == table_id
+            and h.change == Change.CLOSED] == ["finished"]
     fake.assert_no_violations()
 
 
