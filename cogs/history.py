@@ -27,12 +27,13 @@ from discord.ext import commands
 
 from bot.app.client import CardTableBot
 from bot.storage import GameSummary, SeatResult, Store
+from bot.table.tournament_secrecy import SECRET_DEALS, deals_secret
 from bot.ui import answer_guard, markup, replies
 from bot.ui.replay_buttons import ReplayButton
 from bot.ui.visibility import may_see
 from bot.ui.web_buttons import link_view
 from cogs.board_texts import game_choices, game_title, where_text
-from locales import _
+from locales import _, say
 
 log = logging.getLogger(__name__)
 
@@ -303,10 +304,15 @@ class History(commands.Cog):
         try:
             summary = await self.game_here(interaction.guild_id, game_id)
             allowed = summary is not None and may_see(interaction, summary)
-            text = await self.store.game_record_json(game_id) if allowed else None
+            secret = allowed and await deals_secret(self.store, game_id, interaction.guild_id)
+            text = await self.store.game_record_json(game_id) if allowed and not secret \
+                else None
         except Exception:
             log.exception("cannot read the record of game %s", game_id)
-            summary, allowed, text = None, False, None
+            summary, allowed, secret, text = None, False, False, None
+        if secret:  # a duplicate tournament's round still deals these cards elsewhere
+            await replies.reply(interaction, say(SECRET_DEALS))
+            return
         if summary is not None and not allowed:
             await replies.reply(interaction, _("That game was played in a channel you cannot "
                                                "see, so I cannot give you its record."))

@@ -28,6 +28,7 @@ from aiohttp import WSMsgType, web
 
 import locales
 from bot.storage import Store
+from bot.table.tournament_secrecy import SECRET_DEALS, deals_secret
 from engine.text import T
 from locales import say
 from web.activity import ActivityTokens, add_activity_route
@@ -244,6 +245,8 @@ class WebTable:
         grant = self._grant(bearer)
         if grant is None or grant.role != "replay":
             return refused(403, say(SESSION_BAD))
+        if grant.table.isdigit() and await deals_secret(self.store, int(grant.table)):
+            return refused(403, say(SECRET_DEALS, grant.language))
         record = await self.store.game_record(int(grant.table)) \
             if grant.table.isdigit() else None
         if record is None:

@@ -44,6 +44,7 @@ import locales
 from bot.images.lru import LRU
 from bot.images.painter import Painter
 from bot.storage import GameSummary, Store
+from bot.table.tournament_secrecy import SECRET_DEALS, deals_secret
 from bot.ui import markup, replies
 from bot.ui.attachments import Picture, show
 from bot.ui.replay_buttons import step_view
@@ -156,6 +157,13 @@ class Replays:
             raise Refused(NOT_FOUND)  # (as /history: only this server's games)
         if not may_see(interaction, summary):
             raise Refused(HIDDEN)
+        try:
+            secret = await deals_secret(self.store, game_id, summary.guild_id)
+        except Exception:
+            log.exception("cannot read the tournaments of game %s", game_id)
+            raise Refused(UNREADABLE) from None
+        if secret:  # (checked before the kept frames too: never shown while secret)
+            raise Refused(SECRET_DEALS)
         key = (game_id, language)
         built = self.kept.peek(key)
         if built is not None:

@@ -136,6 +136,9 @@ class TournamentDesk:
             if message is not None:
                 t.message_id = message.id
                 await self.service.save(t)
+            else:  # nobody could sign up: it must not keep the channel busy
+                rounds.cancel(t, "its message could not be posted")  # not for players
+                await self.service.save(t)
         if message is None:
             await replies.reply(interaction, _("I could not post the tournament here. Check "
                                                "my permissions."))
@@ -250,6 +253,25 @@ class TournamentDesk:
 
     # -- the message's buttons ----------------------------------------------------------
 
+    async def _sign(self, interaction: discord.Interaction, t: Tournament, join: bool
+                    ) -> None:
+        """Sign up or withdraw while ``t`` signs up (the caller holds its lock)."""
+        user, store, tournament_id = interaction.user, self.service.store, t.tournament_id
+        if join:
+            if not rounds.signup_open(t, self.service.clock.now()):
+                await replies.reply(interaction, _("Sign-up for this tournament is closed."))
+                return
+            if len(await store.signups(tournament_id)) >= MAX_PLAYERS:
+                await replies.reply(interaction, _("This tournament is full."))
+                return
+            if not await store.sign_up(tournament_id, user.id, user.display_name):
+                await replies.reply(interaction, _("You are already signed up."))
+                return
+        elif not await store.withdraw(tournament_id, user.id):
+            await replies.reply(interaction, _("You are not signed up."))
+            return
+        await replies.update(interaction, **await self.service.message(t))
+
     async def click(self, interaction: discord.Interaction, tournament_id: str,
                     join: bool) -> None:
         t = self.service.get(tournament_id)
@@ -257,24 +279,14 @@ class TournamentDesk:
             await replies.reply(interaction, _("This tournament is over. Nothing was changed."))
             return
         user = interaction.user
-        store = self.service.store
         if t.status == SIGNUP:
-            if join:
-                if not rounds.signup_open(t, self.service.clock.now()):
-                    await replies.reply(interaction, _("Sign-up for this tournament is "
-                                                       "closed."))
+            # Under the tournament's lock, as its start: a sign-up is in before the start
+            # reads them, or sees the tournament started.
+            async with self.service.lock(tournament_id):
+                t = self.service.get(tournament_id) or t
+                if t.status == SIGNUP:
+                    await self._sign(interaction, t, join)
                     return
-                if len(await store.signups(tournament_id)) >= MAX_PLAYERS:
-                    await replies.reply(interaction, _("This tournament is full."))
-                    return
-                if not await store.sign_up(tournament_id, user.id, user.display_name):
-                    await replies.reply(interaction, _("You are already signed up."))
-                    return
-            elif not await store.withdraw(tournament_id, user.id):
-                await replies.reply(interaction, _("You are not signed up."))
-                return
-            await replies.update(interaction, **await self.service.message(t))
-            return
         if join:
             await replies.reply(interaction, _("Sign-up for this tournament is closed."))
             return

@@ -64,6 +64,7 @@ from locales import speaking
 log = logging.getLogger(__name__)
 
 RETRY = 60.0  # seconds before a tick that could not finish tries again
+OPEN_TRIES = 5  # tries to open a table before it is given up (also given up at start by)
 NOBODY_CAME = T("Nobody came to this table: no game was played.")
 TIME_UP = T("The round's time is up: the game was stopped and scores as it stands.")
 CALLED_OFF = T("The tournament was cancelled.")
@@ -131,6 +132,7 @@ class Tournaments:
         self._live: dict[str, Tournament] = {}
         self._locks: dict[str, asyncio.Lock] = {}
         self._retry: dict[str, float] = {}  # a tick that failed: when to try again
+        self._open_failed: dict[str, int] = {}  # a table that could not open: its tries
         manager.bus.subscribe(self._follow)
 
     # -- the tournaments this process drives --------------------------------------------
@@ -268,7 +270,7 @@ class Tournaments:
         ratings: dict[int, float] = {}
         for user, _name in signed:
             row = await self.store.rank_of(t.game_id, t.guild_id, user)
-            if row is not None:
+            if row is not None and row.rated_games > 0:  # (else a starting rating: unrated)
                 ratings[user] = row.ordinal
         try:
             rounds.begin(t, signed, ratings)
@@ -306,8 +308,7 @@ class Tournaments:
         if table is None:
             stored = await self.manager.read(p.table_id)
             if stored is None:  # not opened yet (or its opening was cut short)
-                await self._open(t, rnd, p)
-                return True
+                return await self._open_or_give_up(t, rnd, p)
             if stored.status in (FINISHED, STOPPED):
                 return rounds.record(t, p.table_id, result_of(stored))
             return False  # open, but not driven here (another process holds it)
@@ -325,6 +326,33 @@ class Tournaments:
 
     # -- a table --------------------------------------------------------------------------
 
+    async def _open_or_give_up(self, t: Tournament, rnd: Round, p: Pairing) -> bool:
+        """Open the table; one that fails is tried again (the other tables go on), and
+        given up after its tries or at the round's start by: not played, nobody scores,
+        and the channel told (else the round would wait for it forever)."""
+        now = self.clock.now()
+        tries = self._open_failed.get(p.table_id, 0)
+        if tries >= OPEN_TRIES or (tries and now >= rnd.start_by):
+            self._open_failed.pop(p.table_id, None)
+            n = len(p.players)
+            rounds.record(t, p.table_id, TableResult([0] * n, [0] * n, list(range(n)),
+                                                     completed=False, played=False))
+            log.warning("tournament %s: table %s given up", t.tournament_id, p.table_id)
+            with speaking(t.language):
+                text = tournament_text.not_opened(rnd, p)
+            await self._say(t, text, f"tlost{rnd.number}.{p.number}")
+            return True
+        try:
+            await self._open(t, rnd, p)
+        except Exception:
+            log.exception("tournament %s: table %s could not open; trying again later",
+                          t.tournament_id, p.table_id)
+            self._open_failed[p.table_id] = tries + 1
+            self._retry[t.tournament_id] = now + RETRY
+            return False
+        self._open_failed.pop(p.table_id, None)
+        return True
+
     async def _open(self, t: Tournament, rnd: Round, p: Pairing) -> None:
         """The table's thread and its lobby, its seats kept for its players."""
         ui = self.uis[t.game_id]
@@ -332,9 +360,13 @@ class Tournaments:
         with speaking(t.language):
             name = markup.clip(f"{t.name or self.title(t)} · R{rnd.number} · T{p.number}",
                                table_setup.THREAD_NAME_LIMIT)
-        thread = await self._thread(t, name)
-        if thread is None:
-            raise RuntimeError(f"no thread for table {p.table_id}")  # tried again later
+        if p.channel_id is None:
+            made = await self._thread(t, name)
+            if made is None:
+                raise RuntimeError(f"no thread for table {p.table_id}")  # tried again later
+            p.channel_id = made
+            await self.save(t)  # kept first: a retry reuses the thread, opens no other
+        thread = p.channel_id
         now = self.clock.now()
         table = Table(table_id=p.table_id, game_id=t.game_id, engine=ui.ENGINE,
                       guild_id=t.guild_id, channel_id=thread, host_id=0, created_at=now,
@@ -351,7 +383,6 @@ class Tournaments:
         table_setup.settle_in(table, settings, table_setup.Arrival(
             None, list(p.players), table_setup.Invitation(invite_only=True)), now)
         await self.manager.open(table)
-        p.channel_id = thread
         await self.board.post(table)
         await save_posts(self.manager, table)
         with speaking(t.language):

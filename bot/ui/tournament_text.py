@@ -173,6 +173,14 @@ def round_call(t: Tournament, rnd: Round, game: str) -> str:
     return markup.content("\n".join(lines))
 
 
+def not_opened(rnd: Round, p: Pairing) -> str:
+    """A table of the round that could not be opened in time (no thread, no lobby)."""
+    players = " ".join(markup.mention(u) for u in p.players)
+    return markup.content(_("Table {table} of round {n} ({players}) could not be opened: "
+                            "its game is not played, and nobody scores for it.",
+                            table=p.number, n=rnd.number, players=players))
+
+
 def table_call(rnd: Round, p: Pairing) -> str:
     """The word to a table's players in its thread (it pings them, and so adds them)."""
     players = " ".join(markup.mention(u) for u in p.players)
