@@ -8,6 +8,7 @@ Manage Server like every other; they live here to keep that module short.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -21,6 +22,7 @@ from bot.config.competition import (
     SeasonError,
     Tier,
     day_at,
+    next_first,
     parse_days,
     parse_start,
     with_tier,
@@ -28,10 +30,12 @@ from bot.config.competition import (
 )
 from bot.config.server_settings import ServerSettings, SettingError
 from bot.ui import markup, replies
-from bot.ui.rewards import role_mention, why_not
+from bot.ui.rewards import dangerous, role_mention, why_dangerous, why_not
 from cogs.board_texts import game_choices, game_title
 from engine.text import Text
 from locales import _, _n
+
+log = logging.getLogger(__name__)
 
 EVERY_GAME = "all"
 
@@ -46,8 +50,8 @@ def season_text(settings: ServerSettings, now: float | None = None) -> str:
               date=schedule.start.isoformat(), zone=settings.timezone or "UTC")
     season = schedule.season_at(now) if now is not None else None
     if now is not None and season is None:
-        said += " " + _("Season 1 starts {when}.",
-                        when=markup.relative_time(schedule.start_of(1)))
+        said += " " + _("Season {season} starts {when}.", season=schedule.first,
+                        when=markup.relative_time(schedule.start_of(schedule.first)))
     elif season is not None:
         said += " " + _("Season {season} runs now and ends {when}.", season=season,
                         when=markup.relative_time(schedule.end_of(season)))
@@ -84,11 +88,22 @@ def _refusal(error: Exception) -> str:
     return markup.say_safe(error)
 
 
-def _own_role(role: discord.Role) -> str | None:
-    """Why a role can never be a reward (None: it can be)."""
+def _own_role(interaction: discord.Interaction, role: discord.Role) -> str | None:
+    """Why a role can never be a reward, or not one this member may choose (None: it can
+    be). Manage Server is enough for ``/settings``, not to hand out roles: a member may
+    name only a role below their own highest (the owner any), and never one with
+    moderator or admin permissions, which the bot would never give (``rewards.dangerous``)."""
     if role.is_default() or role.managed:
         return _("{role} belongs to Discord or to an app: no bot can give it. Choose "
                  "another role. Nothing was changed.", role=role.mention)
+    if dangerous(role):
+        return markup.say_safe(why_dangerous(role.id)) + " " + _("Nothing was changed.")
+    member, guild = interaction.user, interaction.guild
+    owner = guild is not None and guild.owner_id == member.id
+    if not owner and (not isinstance(member, discord.Member) or role >= member.top_role):
+        return _("{role} is not below your highest role, so you cannot make it a reward: "
+                 "choose a lower role, or ask someone above it. Nothing was changed.",
+                 role=role.mention)
     return None
 
 
@@ -141,12 +156,24 @@ class CompetitionSettings(commands.Cog):
             await replies.reply(interaction, _refusal(error))
             return
         given = start is not None and start.strip().lower() != "today"
+        assert interaction.guild_id is not None  # _refused checked it
+        try:
+            last = await self.bot.store.last_season(interaction.guild_id)
+        except Exception:
+            log.exception("cannot read the seasons of guild %s", interaction.guild_id)
+            await replies.reply(interaction, _("I cannot read this server's seasons just "
+                                               "now. Nothing was changed; try again soon."))
+            return
 
         def change(s: ServerSettings) -> ServerSettings:
             if days is None:
                 return s.replace(season_start=None, season_days=None)
             first = typed if given and typed is not None else day_at(now, s.timezone)
-            return s.replace(season_start=first.isoformat(), season_days=days)
+            if (first.isoformat(), days) == (s.season_start, s.season_days):
+                return s  # the same schedule: its seasons keep their numbers
+            # A new schedule numbers on from the seasons used before, never from 1 again
+            return s.replace(season_start=first.isoformat(), season_days=days,
+                             season_first=next_first(s.schedule(), now, last))
 
         await self._change(interaction, change, lambda s: season_text(s, now))
         self._poke()
@@ -182,13 +209,17 @@ class CompetitionSettings(commands.Cog):
                       champion: discord.Role | None = None) -> None:
         if await self._refused(interaction):
             return
-        if champion is not None and (why := _own_role(champion)) is not None:
+        if champion is not None and (why := _own_role(interaction, champion)) is not None:
             await replies.reply(interaction, why)
             return
 
         def change(s: ServerSettings) -> ServerSettings:
             roles = {g: r for g, r in s.champion_roles.items() if g != game}
             if champion is not None:
+                if champion.id in roles.values():  # a second crowning would take it back
+                    raise SettingError(_("{role} is another game's champion role already: "
+                                         "each game needs its own. Nothing was changed.",
+                                         role=champion.mention))
                 if any(t.role == champion.id for t in s.tiers):
                     raise SettingError(_("{role} is a rating tier already: a role is one "
                                          "reward. Nothing was changed.",
@@ -211,7 +242,7 @@ class CompetitionSettings(commands.Cog):
                    | None = None, game: str = EVERY_GAME) -> None:
         if await self._refused(interaction):
             return
-        if rating is not None and (why := _own_role(role)) is not None:
+        if rating is not None and (why := _own_role(interaction, role)) is not None:
             await replies.reply(interaction, why)
             return
 

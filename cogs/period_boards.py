@@ -103,8 +103,9 @@ async def load(bot: CardTableBot, guild_id: int, game: str, period: str, season:
         if schedule is None:
             return say(NO_SEASONS)
         if current is None:
-            return _("Season 1 starts {when}: its board opens then.",
-                     when=markup.relative_time(schedule.start_of(1)))
+            return _("Season {season} starts {when}: its board opens then.",
+                     season=schedule.first,
+                     when=markup.relative_time(schedule.start_of(schedule.first)))
         season = current
     elif current is not None and season > current:
         return _("Season {season} has not started yet: this is season {current}.",
@@ -181,7 +182,9 @@ def period_embed(board: PeriodBoard) -> discord.Embed:
                                game=game_title(board.game)) if board.period == "season"
                              else _("Nobody finished a game of {game} here in that time.",
                                     game=game_title(board.game)))
-    if board.schedule is not None and board.period == "season":
+    # (a season of an earlier schedule: its dates are not this one's to say)
+    if board.schedule is not None and board.period == "season" \
+            and board.season >= board.schedule.first:
         embed.add_field(name=_("Season {season}", season=board.season),
                         value=f"<t:{int(board.schedule.start_of(board.season))}:D> – "
                               f"<t:{int(board.schedule.end_of(board.season))}:D>",

@@ -1,10 +1,13 @@
 """Seasons, time windows and role rewards as data: what a server chose and the rules that
 follow from it, without Discord (``docs/competition.md``).
 
-* A **season** is a run of ``days`` days from a first day (``Schedule``): season N runs
-  from ``start + (N - 1) · days`` to ``start + N · days``, each boundary at midnight in
-  the server's time zone (``/settings timezone``; UTC without one). A game counts in the
-  season it ended in (``season_at``).
+* A **season** is a run of ``days`` days from a first day (``Schedule``): the schedule's
+  first season, numbered ``first`` (1 unless the schedule changed), runs from ``start``,
+  and season N from ``start + (N - first) · days`` to ``start + (N - first + 1) · days``,
+  each boundary at midnight in the server's time zone (``/settings timezone``; UTC
+  without one). A game counts in the season it ended in (``season_at``). Seasons are
+  numbered onwards for good: a new schedule's first season takes the number after every
+  one used before (``next_first``), so it never lands on an old season's ratings or post.
 * The **rolling windows** of ``/leaderboard period`` (``WINDOWS``) end now: the games that
   ended in the last 7 or 30 days.
 * A **tier** (``Tier``) is a role for a least rating, of one game or of every game. The
@@ -59,21 +62,23 @@ def day_at(when: float, zone: str | None) -> date:
 
 @dataclass(frozen=True)
 class Schedule:
-    """A server's seasons: the first day of season 1, each season's length in days, and
-    the time zone whose midnights bound them (None: UTC)."""
+    """A server's seasons: the first day of its first season, each season's length in
+    days, the time zone whose midnights bound them (None: UTC), and the number of its
+    first season."""
 
     start: date
     days: int
     zone: str | None = None
+    first: int = 1
 
     def _tz(self) -> tzinfo:
         return zone_of(self.zone)
 
     def first_day(self, season: int) -> date:
-        return self.start + timedelta(days=(season - 1) * self.days)
+        return self.start + timedelta(days=(season - self.first) * self.days)
 
     def start_of(self, season: int) -> float:
-        """When season ``season`` (from 1) begins: midnight of its first day."""
+        """When season ``season`` (from ``first``) begins: midnight of its first day."""
         return datetime.combine(self.first_day(season), time(0), tzinfo=self._tz()).timestamp()
 
     def end_of(self, season: int) -> float:
@@ -85,23 +90,32 @@ class Schedule:
         day = day_at(when, self.zone)
         if day < self.start:
             return None
-        return (day - self.start).days // self.days + 1
+        return (day - self.start).days // self.days + self.first
 
     def next_change(self, now: float) -> float:
         """The next boundary after ``now``: the end of the running season, or the start of
         the first."""
         season = self.season_at(now)
-        return self.start_of(1) if season is None else self.end_of(season)
+        return self.start_of(self.first) if season is None else self.end_of(season)
 
 
-def schedule_of(start: str | None, days: int | None, zone: str | None) -> Schedule | None:
+def schedule_of(start: str | None, days: int | None, zone: str | None,
+                first: int = 1) -> Schedule | None:
     """A server's schedule from its settings (None: it keeps no seasons)."""
     if start is None or days is None:
         return None
     try:
-        return Schedule(date.fromisoformat(start), days, zone)
+        return Schedule(date.fromisoformat(start), days, zone, first)
     except ValueError:
         return None
+
+
+def next_first(old: Schedule | None, now: float, last_used: int | None) -> int:
+    """The number of a new schedule's first season: after the last season with ratings or
+    a post (``last_used``) and after the season running now under the old schedule (a
+    game may be recording into it right now), so no number is ever used twice."""
+    running = old.season_at(now) if old is not None else None
+    return max(last_used or 0, running or 0) + 1
 
 
 def parse_days(typed: str) -> int | None:

@@ -65,9 +65,12 @@ class ServerSettings:
     max_pause: int | None = None
     # Seasons and role rewards (bot.config.competition, docs/competition.md): the first
     # day of season 1 (ISO date) and each season's days (both None: no seasons), the
-    # channel of season posts and role changes, each game's champion role, the tiers.
+    # channel of season posts and role changes, each game's champion role, the tiers;
+    # ``season_first``: the number of the schedule's first season (numbers go on across
+    # schedules: competition.next_first).
     season_start: str | None = None
     season_days: int | None = None
+    season_first: int = 1
     season_channel: int | None = None
     champion_roles: dict[str, int] = field(default_factory=dict)
     tiers: tuple[Tier, ...] = ()
@@ -86,7 +89,8 @@ class ServerSettings:
                 "timezone": self.timezone, "call_role": self.call_role,
                 "quiet_hours": list(self.quiet_hours) if self.quiet_hours else None,
                 "max_pause": self.max_pause, "season_start": self.season_start,
-                "season_days": self.season_days, "season_channel": self.season_channel,
+                "season_days": self.season_days, "season_first": self.season_first,
+                "season_channel": self.season_channel,
                 "champion_roles": dict(self.champion_roles),
                 "tiers": [t.to_data() for t in self.tiers],
                 "tournament_role": self.tournament_role}
@@ -139,7 +143,8 @@ class ServerSettings:
 
     def schedule(self) -> Schedule | None:
         """The server's seasons (None: it keeps none), in its time zone."""
-        return schedule_of(self.season_start, self.season_days, self.timezone)
+        return schedule_of(self.season_start, self.season_days, self.timezone,
+                           self.season_first)
 
     def allows_channel(self, channel_id: int, parent_id: int | None = None) -> bool:
         """Whether a game may be opened here (a thread: also where its channel is allowed)."""
@@ -254,6 +259,7 @@ def _competition(data: dict[str, Any]) -> dict[str, Any]:
     tiers = data.get("tiers")
     return {"season_start": start if seasons else None,
             "season_days": days if seasons else None,
+            "season_first": data["season_first"] if _is_id(data.get("season_first")) else 1,
             "season_channel": data["season_channel"] if _is_id(data.get("season_channel"))
             else None,
             "champion_roles": {game: role for game, role in champions.items()

@@ -8,11 +8,11 @@ any of this process's servers (through the injectable ``Clock``; a change of
 boundary has committed, and posts every season that ended and was not posted yet: its
 standings per game in the server's season channel, then the champion role of each game
 moved to the season's winner (taken back from the champions it was given to), each
-change said in the channel. Only then is the season marked as posted in storage
-(``mark_season_posted``): a restart neither skips it (it is found again: a bot that was
-down at the moment posts it when it comes back) nor repeats it (the post carries a nonce,
-so Discord returns the message made before a crash in between rather than a second). A
-season without a rated game is not posted.
+change said in the channel. The season is marked as posted in storage
+(``mark_season_posted``) as soon as its standings are in the channel, before the
+crowning: a restart neither skips it (it is found again: a bot that was down at the
+moment posts it when it comes back) nor repeats it (see ``end_season``). A season
+without a rated game is not posted.
 
 **Tiers after each rated game**, not at a season's end: a tier follows a rating, which
 moves with every rated game, so a player sees their new role at once, and only that
@@ -59,6 +59,8 @@ class Seasons:
         self.clock = clock
         self._poked = asyncio.Event()
         self._explained: dict[tuple[int, int], float] = {}  # (guild, role): when
+        # (guild, season): standings posted but not yet marked so (storage failed)
+        self._posted: set[tuple[int, int]] = set()
         self.passes = 0  # the passes over the servers done so far (tests wait for one)
 
     async def settings(self, guild_id: int) -> ServerSettings:
@@ -103,11 +105,14 @@ class Seasons:
         players = [s.user_id for s in game.seats if s.user_id is not None]
         with locales.speaking(self.language(guild, settings)):
             for user_id in players:
+                # only an earned rating counts: the starting one of a player who never
+                # played a rated game (0) would reach every tier at or below 0
                 mine = await self.store.rank_of(game.game, game.guild_id, user_id)
-                best = max((s.ordinal for s in await self.store.stats(user_id, game.guild_id)),
-                           default=None)
+                best = max((s.ordinal for s in await self.store.stats(user_id, game.guild_id)
+                            if s.rated_games > 0), default=None)
                 wanted, ladders = tier_roles(settings.tiers, game.game,
-                                             mine.ordinal if mine else None, best)
+                                             mine.ordinal if mine and mine.rated_games > 0
+                                             else None, best)
                 held = await self.rewards.roles_of(guild, user_id)
                 if held is None:
                     continue
@@ -180,8 +185,11 @@ class Seasons:
                 schedule = settings.schedule()
                 if schedule is None:
                     continue
-                current = schedule.season_at(now)
-                for season in await self.store.unposted_seasons(guild.id, current or 1):
+                # a season is over for posting a GRACE after its end: a game that ended
+                # on the boundary has committed by then (even when poked at the boundary)
+                current = schedule.season_at(now - GRACE)
+                for season in await self.store.unposted_seasons(guild.id,
+                                                                current or schedule.first):
                     if not await self.end_season(guild, settings, schedule, season):
                         wake = min(wake, now + RETRY)
                         break
@@ -193,9 +201,17 @@ class Seasons:
 
     async def end_season(self, guild: discord.Guild, settings: ServerSettings,
                          schedule: Schedule | None, season: int) -> bool:
-        """Post a season's end and crown its champions, then mark it posted; False when
-        Discord did not take the post (it is tried again later)."""
+        """Post a season's end, mark it posted, then crown its champions; False when
+        Discord did not take the post (it is tried again later).
+
+        The season is marked as soon as its standings are in the channel, before the
+        champions are crowned: a crash or a storage failure after that never posts it
+        again (the post's nonce holds only minutes). A storage failure in marking is
+        tried again by this process without posting (``_posted``); a crash between the
+        post and the mark, a moment, may still post twice. The price: a crash while
+        crowning leaves that season's champion roles unmoved (logged)."""
         channel = settings.season_channel
+        key = (guild.id, season)
         if channel is not None and self.rewards.may_post(guild, channel):
             games = await self.store.season_games(guild.id, season)
             boards = {g: await self.store.season_board(g, guild.id, season, 0,
@@ -203,21 +219,26 @@ class Seasons:
             totals = {g: await self.store.season_board_size(g, guild.id, season)
                       for g in games}
             with locales.speaking(self.language(guild, settings)):
-                posted = await self.rewards.post(
-                    guild, channel, content=season_posts.ended_text(season, schedule),
-                    embeds=season_posts.standings_embeds(season, boards, totals),
-                    nonce=once(f"s{season}", str(guild.id)))
-                if posted is None:
-                    return False
+                if key not in self._posted:
+                    posted = await self.rewards.post(
+                        guild, channel, content=season_posts.ended_text(season, schedule),
+                        embeds=season_posts.standings_embeds(season, boards, totals),
+                        nonce=once(f"s{season}", str(guild.id)))
+                    if posted is None:
+                        return False
+                    self._posted.add(key)
+                await self.store.mark_season_posted(guild.id, season)
+                self._posted.discard(key)
                 lines = await self.crown(guild, settings, season, boards)
                 if lines:
                     await self.rewards.post(guild, channel,
                                             content=season_posts.champions_text(season, lines),
                                             nonce=once(f"c{season}", str(guild.id)))
-        elif channel is not None:
-            log.warning("cannot post the end of season %d in channel %s of guild %s: no "
-                        "permission", season, channel, guild.id)
-        await self.store.mark_season_posted(guild.id, season)
+        else:
+            if channel is not None:
+                log.warning("cannot post the end of season %d in channel %s of guild %s: "
+                            "no permission", season, channel, guild.id)
+            await self.store.mark_season_posted(guild.id, season)
         log.info("season %d of guild %s ended", season, guild.id)
         return True
 

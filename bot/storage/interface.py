@@ -362,6 +362,10 @@ class Store(ABC):
         (``mark_season_posted``), oldest first."""
 
     @abstractmethod
+    async def last_season(self, guild_id: int) -> int | None:
+        """The highest season number a server has ratings or a post of (None: none)."""
+
+    @abstractmethod
     async def mark_season_posted(self, guild_id: int, season: int) -> None:
         """A season's end was posted: never again (marking twice changes nothing)."""
 

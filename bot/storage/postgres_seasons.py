@@ -105,6 +105,11 @@ async def unposted_seasons(conn: asyncpg.Connection, guild_id: int, before: int)
     return [int(row["season"]) for row in await conn.fetch(sql.UNPOSTED, guild_id, before)]
 
 
+async def last_season(conn: asyncpg.Connection, guild_id: int) -> int | None:
+    found = await conn.fetchval(sql.LAST_SEASON, guild_id)
+    return int(found) if found is not None else None
+
+
 async def mark_season_posted(conn: asyncpg.Connection, guild_id: int, season: int,
                              now: datetime) -> None:
     await conn.execute(sql.MARK_POSTED, guild_id, season, as_utc(now))

@@ -274,6 +274,7 @@ class LeaderboardRow:
     sigma: float
     ordinal: float
     provisional: bool  # fewer than ratings.PROVISIONAL_GAMES rated games
+    rated_games: int = 0  # none: the rating is the starting one, never earned
 
 
 @dataclass(frozen=True)
@@ -305,6 +306,7 @@ class GameStats:
     provisional: bool
     rank: int
     ranked_players: int  # how many players that leaderboard holds
+    rated_games: int = 0  # none: the rating is the starting one, never earned
 
 
 @dataclass(frozen=True)

@@ -70,6 +70,9 @@ class SeasonReads(Store):
     async def unposted_seasons(self, guild_id: int, before: int) -> list[int]:
         return await self._read(self._seasons.unposted_seasons, guild_id, before)
 
+    async def last_season(self, guild_id: int) -> int | None:
+        return await self._read(self._seasons.last_season, guild_id)
+
     async def mark_season_posted(self, guild_id: int, season: int) -> None:
         _check_season(season)
         await self._write(self._seasons.mark_season_posted, guild_id, season, self._clock())

@@ -81,6 +81,13 @@ SEASON_RANK = (f"SELECT {BOARD_COLUMNS}, {_SEASON_RANK} AS rank FROM {_SEASON_FR
 SEASON_GAMES = ("SELECT DISTINCT game FROM season_ratings WHERE guild_id = $1 AND season = $2"
                 " ORDER BY game")
 SEASON_LATEST = "SELECT MAX(season) AS season FROM season_ratings WHERE guild_id = $1"
+# The last season number a server used, in its ratings or its posts (a new schedule's
+# first season takes the next: competition.next_first).
+LAST_SEASON = """
+    SELECT MAX(season) AS season FROM (
+        SELECT season FROM season_ratings WHERE guild_id = $1
+        UNION ALL SELECT season FROM season_posts WHERE guild_id = $1) AS used
+"""
 
 # ------------------------------------------------------------------ seasons' ends
 

@@ -106,6 +106,11 @@ async def unposted_seasons(conn: aiosqlite.Connection, guild_id: int,
     return [int(row["season"]) for row in rows]
 
 
+async def last_season(conn: aiosqlite.Connection, guild_id: int) -> int | None:
+    rows = list(await conn.execute_fetchall(_q(sql.LAST_SEASON), (guild_id,)))
+    return int(rows[0]["season"]) if rows and rows[0]["season"] is not None else None
+
+
 async def mark_season_posted(conn: aiosqlite.Connection, guild_id: int, season: int,
                              now: datetime) -> None:
     await conn.execute(_q(sql.MARK_POSTED), (guild_id, season, time_text(now)))

@@ -159,7 +159,8 @@ def board_row(row: Row, rank: int) -> LeaderboardRow:
         rank=int(rank), user_id=row["user_id"], name=row["name"], games=row["games"],
         wins=row["wins"], win_rate=win_rate(row["wins"], row["games"]),
         points=row["points"], mu=row["mu"], sigma=row["sigma"], ordinal=row["ordinal"],
-        provisional=row["rated_games"] < PROVISIONAL_GAMES)
+        provisional=row["rated_games"] < PROVISIONAL_GAMES,
+        rated_games=int(row["rated_games"]))
 
 
 def window_row(row: Row) -> WindowRow:
@@ -177,4 +178,4 @@ def stats_row(row: Row) -> GameStats:
         win_rate=win_rate(row["wins"], row["games"]), points=row["points"], mu=row["mu"],
         sigma=row["sigma"], ordinal=row["ordinal"],
         provisional=row["rated_games"] < PROVISIONAL_GAMES, rank=int(row["rank"]),
-        ranked_players=int(row["ranked"]))
+        ranked_players=int(row["ranked"]), rated_games=int(row["rated_games"]))

@@ -3,7 +3,9 @@ not, in words), roles given and taken, and the posts in a server's season channe
 
 A role is managed only when Discord would allow it: the bot has Manage Roles and its
 highest role is above the role (``guild.me.top_role > role``); a role that is a bot's,
-an integration's or ``@everyone`` can be given by nobody. When the bot may not, nothing is
+an integration's or ``@everyone`` can be given by nobody. A role with moderator or admin
+permissions (``DANGEROUS``) is never given either, whoever chose it: winning a game must
+not make anyone a moderator. When the bot may not, nothing is
 asked of Discord: the caller posts the reason instead (``why_not``). Each request goes
 through the poster's pacing; a refusal or a lost answer is logged and reported as a
 result, never raised into a season's end or a game's.
@@ -26,11 +28,34 @@ log = logging.getLogger(__name__)
 UNKNOWN_MEMBER = 10007
 # not for players: the audit log's reason for a role change
 REASON = "cardtable: season and rating rewards (/settings rewards, /settings tier)"
+# The permissions a reward role may not carry: whoever wins a game would gain power over
+# the server or its members. Discord's "elevated" permissions (those its 2FA requirement
+# guards: administrator, server, roles, channels, messages, threads, webhooks,
+# expressions, kicks, bans, timeouts) and the few others that act on other members or
+# reach everyone (nicknames, events, the audit log, @everyone, voice moderation).
+DANGEROUS = discord.Permissions(
+    administrator=True, manage_guild=True, manage_roles=True, manage_channels=True,
+    manage_messages=True, manage_threads=True, manage_webhooks=True,
+    manage_expressions=True, kick_members=True, ban_members=True, moderate_members=True,
+    manage_nicknames=True, manage_events=True, view_audit_log=True,
+    mention_everyone=True, mute_members=True, deafen_members=True, move_members=True)
 
 
 def role_mention(role_id: int) -> str:
     """A role's mention (it pings nobody: the bot's messages allow no mentions)."""
     return f"<@&{role_id}>"
+
+
+def dangerous(role: discord.Role) -> bool:
+    """Whether a role carries a permission no reward may hand out (``DANGEROUS``)."""
+    return bool(role.permissions.value & DANGEROUS.value)
+
+
+def why_dangerous(role_id: int) -> Text:
+    return T("{role} has moderator or admin permissions (such as Manage Messages, Kick "
+             "Members or Administrator), so I never give it as a reward: choose another "
+             "role with /settings, or remove those permissions from it.",
+             role=role_mention(role_id))
 
 
 def why_not(guild: discord.Guild, role_id: int) -> Text | None:
@@ -44,6 +69,8 @@ def why_not(guild: discord.Guild, role_id: int) -> Text | None:
     if role.is_default() or role.managed:
         return T("{role} belongs to Discord or to an app, so no bot can give it: choose "
                  "another role with /settings.", role=shown)
+    if dangerous(role):  # checked at each change: its permissions may have grown since
+        return why_dangerous(role_id)
     if not guild.me.guild_permissions.manage_roles:
         return T("I need the Manage Roles permission to give or take {role}: an admin can "
                  "grant it to my role in Server Settings → Roles.", role=shown)

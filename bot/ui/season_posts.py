@@ -37,7 +37,7 @@ def player(row: LeaderboardRow) -> str:
 
 def dates_text(schedule: Schedule | None, season: int) -> str:
     """"1 June 2025 – 1 July 2025" as each reader's client shows dates ("" unknown)."""
-    if schedule is None:
+    if schedule is None or season < schedule.first:  # an earlier schedule's season
         return ""
     return f"<t:{int(schedule.start_of(season))}:D> – <t:{int(schedule.end_of(season))}:D>"
 

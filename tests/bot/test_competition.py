@@ -14,6 +14,7 @@ from bot.config.competition import (
     SeasonError,
     Tier,
     day_at,
+    next_first,
     parse_days,
     parse_start,
     tier_roles,
@@ -133,3 +134,15 @@ def test_a_game_counts_in_the_season_its_end_falls_in() -> None:
     schedule = Schedule(date(2025, 6, 1), 7)
     ends = [datetime(2025, 6, d, 12, tzinfo=UTC).timestamp() for d in (1, 7, 8, 15, 29)]
     assert [schedule.season_at(t) for t in ends] == [1, 1, 2, 3, 5]
+
+
+def test_a_new_schedule_numbers_on_after_every_season_used() -> None:
+    old = Schedule(date(2025, 1, 1), 30)
+    now = at(2025, 3, 10)  # season 3 of the old schedule runs
+    assert next_first(old, now, last_used=2) == 4  # after the running one
+    assert next_first(old, now, last_used=7) == 8  # after the last with ratings or a post
+    assert next_first(None, now, last_used=None) == 1  # a server's first schedule
+    new = Schedule(date(2025, 3, 10), 7, first=4)
+    assert new.season_at(now) == 4 and new.season_at(at(2025, 3, 17)) == 5
+    assert new.start_of(4) == now and new.next_change(at(2025, 3, 1)) == now
+    assert new.season_at(at(2025, 3, 9)) is None

@@ -109,6 +109,15 @@ async def test_a_season_is_posted_once_and_only_when_it_had_games(store: Store) 
         await store.mark_season_posted(GUILD, 0)
 
 
+async def test_the_last_season_used_is_of_ratings_or_posts(store: Store) -> None:
+    assert await store.last_season(GUILD) is None
+    await store.record_game(game([(ALICE, 10), (BOB, 3)], season=2))
+    assert await store.last_season(GUILD) == 2
+    await store.mark_season_posted(GUILD, 5)  # (a post outlives nothing it counts)
+    assert await store.last_season(GUILD) == 5
+    assert await store.last_season(OTHER_GUILD) is None
+
+
 async def test_the_bot_remembers_whom_it_gave_a_reward_role(store: Store) -> None:
     role = 777
     assert await store.role_holders(GUILD, role) == []
