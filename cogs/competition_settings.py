@@ -30,7 +30,7 @@ from bot.config.competition import (
 )
 from bot.config.server_settings import ServerSettings, SettingError
 from bot.ui import markup, replies
-from bot.ui.rewards import dangerous, role_mention, why_dangerous, why_not
+from bot.ui.rewards import dangerous, why_dangerous, why_not
 from cogs.board_texts import game_choices, game_title
 from engine.text import Text
 from locales import _, _n
@@ -69,14 +69,14 @@ def channel_text(settings: ServerSettings) -> str:
 
 def rewards_text(settings: ServerSettings) -> str:
     lines = [_("Champion of {game}: {role}, moved to the winner at each season's end.",
-               game=game_title(game), role=role_mention(role))
+               game=game_title(game), role=markup.role_mention(role))
              for game, role in settings.champion_roles.items()]
     for tier in settings.tiers:
         where = (game_title(tier.game) if tier.game is not None
                  else _("any game"))
         rating = f"{tier.rating:g}"
         lines.append(_("Tier {role}: a rating of {rating} or more in {game}.",
-                       role=role_mention(tier.role), rating=rating, game=where))
+                       role=markup.role_mention(tier.role), rating=rating, game=where))
     return "\n".join(lines) or _("No role rewards.")
 
 

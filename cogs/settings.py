@@ -129,7 +129,7 @@ def role_text(settings: ServerSettings) -> str:
     if settings.call_role is None:
         return _("No role is called when a table needs players.")
     # (a role mention in an embed or an ephemeral answer pings nobody)
-    role = f"<@&{settings.call_role}>"
+    role = markup.role_mention(settings.call_role)
     return _("{role} is called once when a lobby opens or a scheduled table is near, "
              "with how many players it still needs.", role=role)
 

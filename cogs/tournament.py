@@ -16,6 +16,7 @@ from bot.app.client import CardTableBot
 from bot.config.server_settings import ServerSettings
 from bot.features.tournament_commands import Plan
 from bot.table.tournament import FORMATS, KNOCKOUT, MAX_ROUNDS
+from bot.ui import markup
 from cogs.board_texts import game_choices
 from locales import _
 
@@ -28,7 +29,7 @@ def tournament_role_text(settings: ServerSettings) -> str:
     if settings.tournament_role is None:
         return _("Members with the Manage Server permission run tournaments.")
     # (a role mention in an ephemeral answer pings nobody)
-    role = f"<@&{settings.tournament_role}>"
+    role = markup.role_mention(settings.tournament_role)
     return _("Members with the Manage Server permission or the role {role} run "
              "tournaments.", role=role)
 

@@ -66,7 +66,7 @@ def may_organise(interaction: discord.Interaction, settings: ServerSettings) -> 
 
 def _not_organiser(settings: ServerSettings) -> str:
     if settings.tournament_role is not None:
-        role = f"<@&{settings.tournament_role}>"
+        role = markup.role_mention(settings.tournament_role)
         return _("Only members with the Manage Server permission or the role {role} can run "
                  "tournaments here. Nothing was changed.", role=role)
     return _("Only members with the Manage Server permission can run tournaments here. "

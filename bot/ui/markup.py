@@ -236,6 +236,11 @@ def mention(user_id: int) -> str:
     return f"<@{user_id}>"
 
 
+def role_mention(role_id: int) -> str:
+    """A role mention (``<@&id>``): it pings only where a message's allowed mentions say."""
+    return f"<@&{role_id}>"
+
+
 def relative_time(timestamp: float) -> str:
     """A Discord timestamp that each reader sees as "in 4 minutes"."""
     return f"<t:{int(timestamp)}:R>"

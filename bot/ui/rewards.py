@@ -19,6 +19,7 @@ from typing import Any
 
 import discord
 
+from bot.ui import markup
 from bot.ui.pacer import MESSAGE
 from bot.ui.poster import TROUBLE, Poster
 from engine.text import T, Text
@@ -41,11 +42,6 @@ DANGEROUS = discord.Permissions(
     mention_everyone=True, mute_members=True, deafen_members=True, move_members=True)
 
 
-def role_mention(role_id: int) -> str:
-    """A role's mention (it pings nobody: the bot's messages allow no mentions)."""
-    return f"<@&{role_id}>"
-
-
 def dangerous(role: discord.Role) -> bool:
     """Whether a role carries a permission no reward may hand out (``DANGEROUS``)."""
     return bool(role.permissions.value & DANGEROUS.value)
@@ -55,14 +51,14 @@ def why_dangerous(role_id: int) -> Text:
     return T("{role} has moderator or admin permissions (such as Manage Messages, Kick "
              "Members or Administrator), so I never give it as a reward: choose another "
              "role with /settings, or remove those permissions from it.",
-             role=role_mention(role_id))
+             role=markup.role_mention(role_id))
 
 
 def why_not(guild: discord.Guild, role_id: int) -> Text | None:
     """Why the bot cannot give or take ``role_id`` on ``guild`` (None: it can), said to
     the server's managers: what to change, and where."""
     role = guild.get_role(role_id)
-    shown = role_mention(role_id)
+    shown = markup.role_mention(role_id)
     if role is None:
         return T("The role {role} no longer exists: choose another with /settings.",
                  role=shown)
@@ -138,7 +134,7 @@ class Rewards:
         except discord.Forbidden:  # changed since we looked: say what Discord checks
             return Change(user_id, role_id, give, why_not(guild, role_id) or T(
                 "Discord refused it: check my Manage Roles permission and that my role "
-                "is above {role}.", role=role_mention(role_id)))
+                "is above {role}.", role=markup.role_mention(role_id)))
         except TROUBLE as error:
             log.warning("cannot change role %s of %s: %s", role_id, user_id, error)
             return Change(user_id, role_id, give, T("Discord did not answer just now."))

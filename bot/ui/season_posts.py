@@ -14,7 +14,7 @@ import discord
 from bot.config.competition import Schedule
 from bot.storage import LeaderboardRow
 from bot.ui import markup
-from bot.ui.rewards import Change, role_mention
+from bot.ui.rewards import Change
 from engine.registry import game_class
 from locales import _, _n, say
 
@@ -80,7 +80,7 @@ def standings_embeds(season: int, boards: Mapping[str, Sequence[LeaderboardRow]]
 
 
 def champion_line(change: Change, game: str, season: int) -> str:
-    who, role = markup.mention(change.user_id), role_mention(change.role_id)
+    who, role = markup.mention(change.user_id), markup.role_mention(change.role_id)
     if change.give:
         if change.done:
             return _("🏅 {player} is the {game} champion of season {season}: {role} is "
@@ -94,7 +94,7 @@ def champion_line(change: Change, game: str, season: int) -> str:
 def role_line(change: Change) -> str:
     """A role given or taken back after a rated game (a tier), or the champion's role
     taken back from last season's champion; or why it was not."""
-    who, role = markup.mention(change.user_id), role_mention(change.role_id)
+    who, role = markup.mention(change.user_id), markup.role_mention(change.role_id)
     if change.gone:
         return _("↩️ {player} left the server: there is no {role} to take back from them.",
                  player=who, role=role)
