@@ -61,6 +61,7 @@ from bot.storage.values import (
     as_utc,
     board_row,
     history_filter,
+    results_of,
     scope_key,
     stats_row,
     summaries,
@@ -126,13 +127,7 @@ _ADD_CHIPS = f"""
 _BOARD = f"SELECT {BOARD_COLUMNS} FROM {BOARD_FROM} WHERE r.scope = $1 AND r.game = $2"
 _CHIPS = f"SELECT {CHIPS_COLUMNS} FROM {CHIPS_FROM} WHERE c.guild_id = $1"
 
-_RESULTS_OF = """
-    SELECT r.game_id, r.seat, r.user_id, COALESCE(u.name, r.name) AS name,
-           r.points, r.place, r.won, r.chips
-    FROM results AS r LEFT JOIN users AS u ON u.user_id = r.user_id
-    WHERE r.game_id = ANY($1::bigint[])
-    ORDER BY r.game_id, r.seat
-"""
+_RESULTS_OF = results_of("= ANY($1::bigint[])")
 
 
 def _same(value: Any) -> Any:

@@ -26,7 +26,7 @@ from bot.storage.rivals import (
     wins_sql,
 )
 from bot.storage.rows import GameSummary, SeatResult
-from bot.storage.values import scope_key, summaries
+from bot.storage.values import results_of, scope_key, summaries
 
 
 def _mark(n: int) -> str:
@@ -37,13 +37,7 @@ def _same(value: Any) -> Any:
     return value
 
 
-_RESULTS_OF = """
-    SELECT r.game_id, r.seat, r.user_id, COALESCE(u.name, r.name) AS name,
-           r.points, r.place, r.won, r.chips
-    FROM results AS r LEFT JOIN users AS u ON u.user_id = r.user_id
-    WHERE r.game_id = ANY($1::bigint[])
-    ORDER BY r.game_id, r.seat
-"""
+_RESULTS_OF = results_of("= ANY($1::bigint[])")
 
 _WRITE_HISTORY = """
     INSERT INTO rating_history (scope, game, user_id, game_id, mu, sigma, ordinal)

@@ -24,20 +24,14 @@ from bot.storage.rivals import (
     wins_sql,
 )
 from bot.storage.rows import GameSummary, SeatResult
-from bot.storage.values import scope_key, summaries, text_time
+from bot.storage.values import results_of, scope_key, summaries, text_time
 
 
 def _mark(_: int) -> str:
     return "?"
 
 
-_RESULTS_OF = """
-    SELECT r.game_id, r.seat, r.user_id, COALESCE(u.name, r.name) AS name,
-           r.points, r.place, r.won, r.chips
-    FROM results AS r LEFT JOIN users AS u ON u.user_id = r.user_id
-    WHERE r.game_id IN ({marks})
-    ORDER BY r.game_id, r.seat
-"""
+_RESULTS_OF = results_of("IN ({marks})")  # (its marks: one ? per game)
 
 
 async def write_history(conn: aiosqlite.Connection, scope: int, game: str, game_id: int,

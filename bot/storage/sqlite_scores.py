@@ -50,6 +50,7 @@ from bot.storage.rows import (
 from bot.storage.values import (
     board_row,
     history_filter,
+    results_of,
     scope_key,
     stats_row,
     summaries,
@@ -92,13 +93,7 @@ _ADD_CHIPS = """
 _BOARD = f"SELECT {BOARD_COLUMNS} FROM {BOARD_FROM} WHERE r.scope = ? AND r.game = ?"
 _CHIPS = f"SELECT {CHIPS_COLUMNS} FROM {CHIPS_FROM} WHERE c.guild_id = ?"
 
-_RESULTS_OF = """
-    SELECT r.game_id, r.seat, r.user_id, COALESCE(u.name, r.name) AS name,
-           r.points, r.place, r.won, r.chips
-    FROM results AS r LEFT JOIN users AS u ON u.user_id = r.user_id
-    WHERE r.game_id IN ({marks})
-    ORDER BY r.game_id, r.seat
-"""
+_RESULTS_OF = results_of("IN ({marks})")  # (its marks: one ? per game)
 
 
 # ================================================================ finished games

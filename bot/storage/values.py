@@ -138,6 +138,15 @@ def history_filter(guild_id: int | None, channel_id: int | None, user_id: int | 
     return " AND ".join(clauses), params
 
 
+def results_of(games: str) -> str:
+    """The seats of some games, in ``summaries``' order; ``games`` is the dialect's test of
+    ``r.game_id`` (``IN (?, ?)``, ``= ANY($1::bigint[])``)."""
+    return ("SELECT r.game_id, r.seat, r.user_id, COALESCE(u.name, r.name) AS name,"
+            " r.points, r.place, r.won, r.chips"
+            " FROM results AS r LEFT JOIN users AS u ON u.user_id = r.user_id"
+            f" WHERE r.game_id {games} ORDER BY r.game_id, r.seat")
+
+
 def summaries(games: Iterable[Row], results: Iterable[Row],
               read_time: Callable[[Any], datetime]) -> list[GameSummary]:
     """``history``'s answer from its games (newest first) and their seats' rows."""
