@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.table import pause
-from bot.table.state import Table, TableError
+from bot.table.state import Table
 from bot.ui import answer_guard, markup, replies
 from locales import _, _n, say
 
@@ -46,12 +46,7 @@ class Pauses:
             if table is None:
                 return
             user, now = interaction.user.id, self.clock.now()
-            try:
-                pause.check_vote(table, user, motion)
-            except TableError as error:
-                await replies.reply(interaction, markup.say_safe(error))
-                return
-            said: list[str] = []
+            said: list[str] = []  # (``vote`` checks the vote first: a refusal changes nothing)
             outcome = await self.steps.apply(
                 table, lambda t: said.append(pause.vote(t, user, motion, now)))
             if outcome.refusal is not None:
